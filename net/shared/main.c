@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rpcrdma2 module core: parameters, and registration of the two halves.
+ *
+ * The client half registers a sunrpc transport class with ident
+ * XPRT_TRANSPORT_RDMA and netids "rdma"/"rdma6"; the server half
+ * registers the svc_xprt class "rdma".  The stock rpcrdma module owns
+ * the same ident and class name, so only one of the two can be loaded.
+ * Registration is all-or-nothing: if either half cannot register, the
+ * other is unregistered again and loading fails with a message that
+ * names the conflict.
+ *
+ * Called by: the module loader.  Calls: net/client, net/server.
+ */
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/kernel.h>
+
+#include <rpcrdma2/wire.h>
+#include "rpcrdma2.h"
+
+static unsigned int rpcrdma2_rdmavers = RPCRDMA2_VERS_2;
+
+static int rpcrdma2_set_rdmavers(const char *val, const struct kernel_param *kp)
+{
+	unsigned int vers;
+	int ret;
+
+	ret = kstrtouint(val, 0, &vers);
+	if (ret)
+		return ret;
+	if (vers < RPCRDMA2_VERS_1 || vers > RPCRDMA2_VERS_2)
+		return -EINVAL;
+	WRITE_ONCE(*(unsigned int *)kp->arg, vers);
+	return 0;
+}
+
+static const struct kernel_param_ops rpcrdma2_rdmavers_ops = {
+	.set	= rpcrdma2_set_rdmavers,
+	.get	= param_get_uint,
+};
+
+module_param_cb(rdmavers, &rpcrdma2_rdmavers_ops, &rpcrdma2_rdmavers, 0644);
+MODULE_PARM_DESC(rdmavers,
+		 "Highest RPC-over-RDMA version offered and accepted on new connections (1 or 2, default 2)");
+
+/**
+ * rpcrdma2_max_version - highest protocol version new connections may use
+ *
+ * Read once per connection; a change applies to connections made after it.
+ */
+unsigned int rpcrdma2_max_version(void)
+{
+	return READ_ONCE(rpcrdma2_rdmavers);
+}
+
+static int __init rpcrdma2_init(void)
+{
+	int ret;
+
+	ret = rpcrdma2_clnt_register();
+	if (ret)
+		goto out_conflict;
+	ret = rpcrdma2_svc_register();
+	if (ret) {
+		rpcrdma2_clnt_unregister();
+		goto out_conflict;
+	}
+	pr_info("rpcrdma2: RPC-over-RDMA transport loaded, offering version %u\n",
+		rpcrdma2_max_version());
+	return 0;
+
+out_conflict:
+	if (ret == -EEXIST)
+		pr_err("rpcrdma2: another RPC-over-RDMA transport (the stock rpcrdma module?) is loaded; unload it first (modprobe -r rpcrdma)\n");
+	else
+		pr_err("rpcrdma2: registration failed (%d)\n", ret);
+	return ret;
+}
+
+static void __exit rpcrdma2_exit(void)
+{
+	rpcrdma2_svc_unregister();
+	rpcrdma2_clnt_unregister();
+}
+
+module_init(rpcrdma2_init);
+module_exit(rpcrdma2_exit);
+
+MODULE_DESCRIPTION("RPC-over-RDMA Version 2 transport for the NFS client and server");
+MODULE_LICENSE("GPL");

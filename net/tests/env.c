@@ -1,0 +1,659 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Soft-RDMA test environment for the rpcrdma2 KUnit suites.
+ *
+ * Setup runs the same netlink requests an administrator's tools send:
+ * RTM_NEWLINK for a dummy netdev (created up), then RDMA_NLDEV_CMD_NEWLINK
+ * for an rxe or siw device on it.  The requests go through a kernel
+ * netlink socket that is given a struct file: netlink_capable() checks
+ * the credentials of the socket's file, and a bare kernel socket has
+ * none.  Both requests are processed synchronously in the sender's
+ * context, so the acknowledgment is already queued when sendmsg returns.
+ *
+ * Teardown unregisters the RDMA device and deletes the netdev, in that
+ * order, so the next suite starts from nothing.
+ *
+ * Connections use the netdev's IPv6 link-local address and rdma_cm.  CM
+ * events are handled in one handler per side; the test thread waits for
+ * the event it asked for and sees any other event as a failure.
+ */
+
+#include <linux/delay.h>
+#include <linux/file.h>
+#include <linux/net.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <net/addrconf.h>
+#include <net/if_inet6.h>
+#include <net/netlink.h>
+#include <rdma/rdma_netlink.h>
+
+#include "tests/env.h"
+
+#define RR2T_NLBUF		512
+#define RR2T_CM_TIMEOUT_MS	5000
+#define RR2T_WAIT		(30 * HZ)	/* TCG guests are slow */
+
+const char *rpcrdma2_test_link_name(enum rpcrdma2_test_link link)
+{
+	return link == RPCRDMA2_TEST_RXE ? "rxe" : "siw";
+}
+
+/* ---- netlink requests ---------------------------------------------- */
+
+static struct nlattr *rr2t_nla_put(struct nlmsghdr *nlh, int type,
+				   const void *data, int len)
+{
+	struct nlattr *nla;
+
+	if (NLMSG_ALIGN(nlh->nlmsg_len) + nla_total_size(len) > RR2T_NLBUF)
+		return NULL;
+	nla = (struct nlattr *)((u8 *)nlh + NLMSG_ALIGN(nlh->nlmsg_len));
+	nla->nla_type = type;
+	nla->nla_len = nla_attr_size(len);
+	if (len)
+		memcpy(nla_data(nla), data, len);
+	nlh->nlmsg_len = NLMSG_ALIGN(nlh->nlmsg_len) + nla_total_size(len);
+	return nla;
+}
+
+static struct nlattr *rr2t_nla_put_str(struct nlmsghdr *nlh, int type,
+				       const char *s)
+{
+	return rr2t_nla_put(nlh, type, s, strlen(s) + 1);
+}
+
+/* Send one request to the kernel and return the error its ACK carries. */
+static int rr2t_nl_request(int protocol, struct nlmsghdr *nlh)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct msghdr msg = { .msg_name = &sa, .msg_namelen = sizeof(sa) };
+	struct kvec iov = { .iov_base = nlh, .iov_len = nlh->nlmsg_len };
+	struct nlmsghdr *ack;
+	struct socket *sock;
+	struct file *file;
+	struct kvec riov;
+	int err;
+
+	err = sock_create_kern(&init_net, AF_NETLINK, SOCK_RAW, protocol,
+			       &sock);
+	if (err)
+		return err;
+	file = sock_alloc_file(sock, 0, NULL);	/* releases sock on error */
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+
+	ack = kzalloc(RR2T_NLBUF, GFP_KERNEL);
+	if (!ack) {
+		err = -ENOMEM;
+		goto out;
+	}
+	nlh->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = 1;
+	err = kernel_sendmsg(sock, &msg, &iov, 1, iov.iov_len);
+	if (err < 0)
+		goto out;
+
+	memset(&msg, 0, sizeof(msg));
+	riov.iov_base = ack;
+	riov.iov_len = RR2T_NLBUF;
+	err = kernel_recvmsg(sock, &msg, &riov, 1, RR2T_NLBUF, MSG_DONTWAIT);
+	if (err < 0)
+		goto out;
+	if (err < NLMSG_HDRLEN + (int)sizeof(struct nlmsgerr) ||
+	    ack->nlmsg_type != NLMSG_ERROR) {
+		err = -EPROTO;
+		goto out;
+	}
+	err = ((struct nlmsgerr *)nlmsg_data(ack))->error;
+out:
+	kfree(ack);
+	fput(file);
+	return err;
+}
+
+static int rr2t_dummy_newlink(const char *ifname)
+{
+	struct nlmsghdr *nlh;
+	struct ifinfomsg *ifm;
+	struct nlattr *linkinfo;
+	int err = -EMSGSIZE;
+
+	nlh = kzalloc(RR2T_NLBUF, GFP_KERNEL);
+	if (!nlh)
+		return -ENOMEM;
+	nlh->nlmsg_len = NLMSG_LENGTH(sizeof(*ifm));
+	nlh->nlmsg_type = RTM_NEWLINK;
+	nlh->nlmsg_flags = NLM_F_CREATE | NLM_F_EXCL;
+	ifm = nlmsg_data(nlh);
+	ifm->ifi_family = AF_UNSPEC;
+	ifm->ifi_flags = IFF_UP;
+	ifm->ifi_change = IFF_UP;
+
+	if (!rr2t_nla_put_str(nlh, IFLA_IFNAME, ifname))
+		goto out;
+	linkinfo = rr2t_nla_put(nlh, IFLA_LINKINFO | NLA_F_NESTED, NULL, 0);
+	if (!linkinfo || !rr2t_nla_put_str(nlh, IFLA_INFO_KIND, "dummy"))
+		goto out;
+	linkinfo->nla_len = (u8 *)nlh + nlh->nlmsg_len - (u8 *)linkinfo;
+	err = rr2t_nl_request(NETLINK_ROUTE, nlh);
+out:
+	kfree(nlh);
+	return err;
+}
+
+static int rr2t_dummy_dellink(const char *ifname)
+{
+	struct nlmsghdr *nlh;
+	struct ifinfomsg *ifm;
+	int err = -EMSGSIZE;
+
+	nlh = kzalloc(RR2T_NLBUF, GFP_KERNEL);
+	if (!nlh)
+		return -ENOMEM;
+	nlh->nlmsg_len = NLMSG_LENGTH(sizeof(*ifm));
+	nlh->nlmsg_type = RTM_DELLINK;
+	ifm = nlmsg_data(nlh);
+	ifm->ifi_family = AF_UNSPEC;
+	if (rr2t_nla_put_str(nlh, IFLA_IFNAME, ifname))
+		err = rr2t_nl_request(NETLINK_ROUTE, nlh);
+	kfree(nlh);
+	return err;
+}
+
+static int rr2t_rdma_newlink(const char *ibname, const char *type,
+			     const char *ifname)
+{
+	struct nlmsghdr *nlh;
+	int err = -EMSGSIZE;
+
+	nlh = kzalloc(RR2T_NLBUF, GFP_KERNEL);
+	if (!nlh)
+		return -ENOMEM;
+	nlh->nlmsg_len = NLMSG_HDRLEN;
+	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+					   RDMA_NLDEV_CMD_NEWLINK);
+	if (rr2t_nla_put_str(nlh, RDMA_NLDEV_ATTR_DEV_NAME, ibname) &&
+	    rr2t_nla_put_str(nlh, RDMA_NLDEV_ATTR_LINK_TYPE, type) &&
+	    rr2t_nla_put_str(nlh, RDMA_NLDEV_ATTR_NDEV_NAME, ifname))
+		err = rr2t_nl_request(NETLINK_RDMA, nlh);
+	kfree(nlh);
+	return err;
+}
+
+/* The netdev's link-local address once DAD (if any) has finished. */
+static bool rr2t_get_lladdr(struct net_device *ndev, struct in6_addr *addr)
+{
+	struct inet6_ifaddr *ifp;
+	struct inet6_dev *idev;
+	bool found = false;
+
+	rcu_read_lock();
+	idev = __in6_dev_get(ndev);
+	if (idev) {
+		read_lock_bh(&idev->lock);
+		list_for_each_entry(ifp, &idev->addr_list, if_list) {
+			if (ifp->scope == IFA_LINK &&
+			    !(ifp->flags & (IFA_F_TENTATIVE | IFA_F_DADFAILED))) {
+				*addr = ifp->addr;
+				found = true;
+				break;
+			}
+		}
+		read_unlock_bh(&idev->lock);
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/**
+ * rpcrdma2_test_env_up - create a dummy netdev with a soft-RDMA device
+ * @env: environment to fill in
+ * @link: rxe or siw
+ *
+ * On failure, @env->failed_step names the step and the environment is
+ * left torn down.  Returns 0 or a negative errno.
+ */
+int rpcrdma2_test_env_up(struct rpcrdma2_test_env *env,
+			 enum rpcrdma2_test_link link)
+{
+	const char *type = rpcrdma2_test_link_name(link);
+	int i, err;
+
+	memset(env, 0, sizeof(*env));
+	env->link = link;
+	snprintf(env->ifname, sizeof(env->ifname), "rr2t_%s", type);
+	snprintf(env->ibname, sizeof(env->ibname), "rr2t_%s0", type);
+
+	env->failed_step = "create dummy netdev";
+	err = rr2t_dummy_newlink(env->ifname);
+	if (err)
+		goto fail;
+	env->ndev = dev_get_by_name(&init_net, env->ifname);
+	if (!env->ndev) {
+		err = -ENODEV;
+		goto fail;
+	}
+
+	env->failed_step = "wait for IPv6 link-local address";
+	err = -EADDRNOTAVAIL;
+	for (i = 0; i < 100; i++) {
+		if (rr2t_get_lladdr(env->ndev, &env->addr.sin6_addr)) {
+			err = 0;
+			break;
+		}
+		msleep(50);
+	}
+	if (err)
+		goto fail;
+	env->addr.sin6_family = AF_INET6;
+	env->addr.sin6_scope_id = env->ndev->ifindex;
+
+	env->failed_step = "rdma link add";
+	err = rr2t_rdma_newlink(env->ibname, type, env->ifname);
+	if (err)
+		goto fail;
+	env->ibdev = ib_device_get_by_name(env->ibname, RDMA_DRIVER_UNKNOWN);
+	if (!env->ibdev) {
+		err = -ENODEV;
+		goto fail;
+	}
+	env->failed_step = NULL;
+	return 0;
+
+fail:
+	env->err = err;
+	rpcrdma2_test_env_down(env);
+	return err;
+}
+
+void rpcrdma2_test_env_down(struct rpcrdma2_test_env *env)
+{
+	if (env->ibdev) {
+		ib_unregister_device_and_put(env->ibdev);
+		env->ibdev = NULL;
+	}
+	if (env->ndev) {
+		dev_put(env->ndev);
+		env->ndev = NULL;
+		rr2t_dummy_dellink(env->ifname);
+	}
+}
+
+/* ---- RC endpoints ---------------------------------------------------- */
+
+static void rr2t_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rpcrdma2_test_ep *ep =
+		container_of(wc->wr_cqe, struct rpcrdma2_test_ep, send_cqe);
+
+	ep->send_status = wc->status;
+	complete(&ep->send_done);
+}
+
+static void rr2t_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rpcrdma2_test_ep *ep =
+		container_of(wc->wr_cqe, struct rpcrdma2_test_ep, recv_cqe);
+
+	ep->recv_status = wc->status;
+	ep->recv_len = wc->status == IB_WC_SUCCESS ? wc->byte_len : 0;
+	complete(&ep->recv_done);
+}
+
+static void rr2t_ep_init(struct rpcrdma2_test_ep *ep)
+{
+	memset(ep, 0, sizeof(*ep));
+	init_completion(&ep->cm_event);
+	init_completion(&ep->send_done);
+	init_completion(&ep->recv_done);
+	ep->send_cqe.done = rr2t_send_done;
+	ep->recv_cqe.done = rr2t_recv_done;
+}
+
+/* Allocate PD, CQ, RC QP and the two buffers on a resolved cm_id. */
+static int rr2t_ep_create(struct rpcrdma2_test_ep *ep, struct rdma_cm_id *id)
+{
+	struct ib_qp_init_attr attr = { };
+	struct ib_device *dev = id->device;
+	int err;
+
+	ep->id = id;
+	ep->pd = ib_alloc_pd(dev, 0);
+	if (IS_ERR(ep->pd)) {
+		err = PTR_ERR(ep->pd);
+		ep->pd = NULL;
+		return err;
+	}
+	ep->cq = ib_alloc_cq(dev, ep, 2 * RPCRDMA2_TEST_DEPTH, 0,
+			     IB_POLL_SOFTIRQ);
+	if (IS_ERR(ep->cq)) {
+		err = PTR_ERR(ep->cq);
+		ep->cq = NULL;
+		return err;
+	}
+	attr.send_cq = ep->cq;
+	attr.recv_cq = ep->cq;
+	attr.qp_type = IB_QPT_RC;		/* V2-FRAME-01 */
+	attr.sq_sig_type = IB_SIGNAL_ALL_WR;
+	attr.cap.max_send_wr = RPCRDMA2_TEST_DEPTH;
+	attr.cap.max_recv_wr = RPCRDMA2_TEST_DEPTH;
+	attr.cap.max_send_sge = 1;
+	attr.cap.max_recv_sge = 1;
+	err = rdma_create_qp(id, ep->pd, &attr);
+	if (err)
+		return err;
+
+	ep->send_buf = kzalloc(RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
+	ep->recv_buf = kzalloc(RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
+	if (!ep->send_buf || !ep->recv_buf)
+		return -ENOMEM;
+	ep->send_dma = ib_dma_map_single(dev, ep->send_buf,
+					 RPCRDMA2_TEST_BUF_SIZE, DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(dev, ep->send_dma)) {
+		ep->send_dma = 0;
+		return -EIO;
+	}
+	ep->recv_dma = ib_dma_map_single(dev, ep->recv_buf,
+					 RPCRDMA2_TEST_BUF_SIZE,
+					 DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(dev, ep->recv_dma)) {
+		ep->recv_dma = 0;
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Undo rr2t_ep_create; safe on a partly created endpoint. */
+static void rr2t_ep_release(struct rpcrdma2_test_ep *ep)
+{
+	struct rdma_cm_id *id = ep->id;
+
+	if (!id)
+		return;
+	if (id->qp) {
+		ib_drain_qp(id->qp);
+		rdma_destroy_qp(id);
+	}
+	if (ep->recv_dma)
+		ib_dma_unmap_single(id->device, ep->recv_dma,
+				    RPCRDMA2_TEST_BUF_SIZE, DMA_FROM_DEVICE);
+	if (ep->send_dma)
+		ib_dma_unmap_single(id->device, ep->send_dma,
+				    RPCRDMA2_TEST_BUF_SIZE, DMA_TO_DEVICE);
+	kfree(ep->recv_buf);
+	kfree(ep->send_buf);
+	if (ep->cq)
+		ib_free_cq(ep->cq);
+	if (ep->pd)
+		ib_dealloc_pd(ep->pd);
+	ep->recv_buf = NULL;
+	ep->send_buf = NULL;
+	ep->recv_dma = 0;
+	ep->send_dma = 0;
+	ep->cq = NULL;
+	ep->pd = NULL;
+}
+
+int rpcrdma2_test_post_recv(struct rpcrdma2_test_ep *ep)
+{
+	struct ib_sge sge = {
+		.addr	= ep->recv_dma,
+		.length	= RPCRDMA2_TEST_BUF_SIZE,
+		.lkey	= ep->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_cqe		= &ep->recv_cqe,
+		.sg_list	= &sge,
+		.num_sge	= 1,
+	};
+
+	reinit_completion(&ep->recv_done);
+	ib_dma_sync_single_for_device(ep->id->device, ep->recv_dma,
+				      RPCRDMA2_TEST_BUF_SIZE, DMA_FROM_DEVICE);
+	return ib_post_recv(ep->id->qp, &wr, NULL);
+}
+
+int rpcrdma2_test_post_send(struct rpcrdma2_test_ep *ep, u32 len)
+{
+	struct ib_sge sge = {
+		.addr	= ep->send_dma,
+		.length	= len,
+		.lkey	= ep->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe		= &ep->send_cqe,
+		.sg_list	= &sge,
+		.num_sge	= 1,
+		.opcode		= IB_WR_SEND,
+		.send_flags	= IB_SEND_SIGNALED,
+	};
+
+	if (len > RPCRDMA2_TEST_BUF_SIZE)
+		return -EMSGSIZE;
+	reinit_completion(&ep->send_done);
+	ib_dma_sync_single_for_device(ep->id->device, ep->send_dma, len,
+				      DMA_TO_DEVICE);
+	return ib_post_send(ep->id->qp, &wr, NULL);
+}
+
+int rpcrdma2_test_wait_send(struct rpcrdma2_test_ep *ep)
+{
+	if (!wait_for_completion_timeout(&ep->send_done, RR2T_WAIT))
+		return -ETIMEDOUT;
+	return ep->send_status == IB_WC_SUCCESS ? 0 : -EIO;
+}
+
+int rpcrdma2_test_wait_recv(struct rpcrdma2_test_ep *ep)
+{
+	if (!wait_for_completion_timeout(&ep->recv_done, RR2T_WAIT))
+		return -ETIMEDOUT;
+	if (ep->recv_status != IB_WC_SUCCESS)
+		return -EIO;
+	ib_dma_sync_single_for_cpu(ep->id->device, ep->recv_dma,
+				   RPCRDMA2_TEST_BUF_SIZE, DMA_FROM_DEVICE);
+	return 0;
+}
+
+/* ---- rdma_cm --------------------------------------------------------- */
+
+static void rr2t_ep_event(struct rpcrdma2_test_ep *ep,
+			  struct rdma_cm_event *event)
+{
+	if (event->event == ep->cm_expect)
+		ep->cm_status = 0;
+	else
+		ep->cm_status = -ECONNABORTED;
+	complete(&ep->cm_event);
+}
+
+static int rr2t_client_handler(struct rdma_cm_id *id,
+			       struct rdma_cm_event *event)
+{
+	struct rpcrdma2_test_conn *conn = id->context;
+
+	rr2t_ep_event(&conn->client, event);
+	return 0;
+}
+
+static int rr2t_server_accept(struct rpcrdma2_test_conn *conn,
+			      struct rdma_cm_id *id)
+{
+	struct rdma_conn_param param = { };
+	struct rpcrdma2_test_ep *ep = &conn->server;
+	int err;
+
+	err = rr2t_ep_create(ep, id);
+	if (!err)
+		err = rpcrdma2_test_post_recv(ep);
+	if (!err) {
+		param.responder_resources = 1;
+		param.initiator_depth = 1;
+		param.rnr_retry_count = 7;
+		err = rdma_accept(id, &param);
+	}
+	if (err)
+		rr2t_ep_release(ep);
+	return err;
+}
+
+static int rr2t_server_handler(struct rdma_cm_id *id,
+			       struct rdma_cm_event *event)
+{
+	struct rpcrdma2_test_conn *conn = id->context;
+	int err;
+
+	if (id == conn->listen_id)
+		return 0;	/* the listener itself has nothing to report */
+
+	switch (event->event) {
+	case RDMA_CM_EVENT_CONNECT_REQUEST:
+		if (conn->server.id)
+			return -EBUSY;	/* one connection per test conn */
+		err = rr2t_server_accept(conn, id);
+		if (err) {
+			conn->server.id = NULL;
+			conn->server_err = err;
+			complete(&conn->server_ready);
+			return err;	/* rdma_cm destroys the new id */
+		}
+		return 0;
+	case RDMA_CM_EVENT_ESTABLISHED:
+		complete(&conn->server_ready);
+		return 0;
+	default:
+		if (!completion_done(&conn->server_ready)) {
+			conn->server_err = -ECONNABORTED;
+			complete(&conn->server_ready);
+			return 0;
+		}
+		rr2t_ep_event(&conn->server, event);
+		return 0;
+	}
+}
+
+/* Wait for the CM event that ep->cm_expect names, after a request. */
+static int rr2t_client_step(struct rpcrdma2_test_ep *ep, int err)
+{
+	if (err)
+		return err;
+	if (!wait_for_completion_timeout(&ep->cm_event, RR2T_WAIT))
+		return -ETIMEDOUT;
+	reinit_completion(&ep->cm_event);
+	return ep->cm_status;
+}
+
+static int rr2t_listen(struct rpcrdma2_test_conn *conn,
+		       struct sockaddr_in6 *dst)
+{
+	struct rdma_cm_id *id;
+	int err;
+
+	id = rdma_create_id(&init_net, rr2t_server_handler, conn,
+			    RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(id))
+		return PTR_ERR(id);
+	conn->listen_id = id;
+	*dst = conn->env->addr;
+	err = rdma_bind_addr(id, (struct sockaddr *)dst);
+	if (!err)
+		err = rdma_listen(id, 4);
+	if (err)
+		return err;
+	dst->sin6_port =
+		((struct sockaddr_in6 *)&id->route.addr.src_addr)->sin6_port;
+	return 0;
+}
+
+/**
+ * rpcrdma2_test_connect - listen on @env and connect an RC QP pair to it
+ * @conn: connection to set up
+ * @env: an environment that is up
+ *
+ * Both ends have one Receive posted when this returns 0.  Whatever the
+ * result, rpcrdma2_test_disconnect() releases everything.
+ */
+int rpcrdma2_test_connect(struct rpcrdma2_test_conn *conn,
+			  struct rpcrdma2_test_env *env)
+{
+	struct rpcrdma2_test_ep *ep = &conn->client;
+	struct rdma_conn_param param = { };
+	struct sockaddr_in6 dst;
+	struct rdma_cm_id *id;
+	int err, tries;
+
+	memset(conn, 0, sizeof(*conn));
+	conn->env = env;
+	init_completion(&conn->server_ready);
+	rr2t_ep_init(&conn->client);
+	rr2t_ep_init(&conn->server);
+
+	err = rr2t_listen(conn, &dst);
+	if (err)
+		return err;
+
+	/* The RoCE GID table fills from a workqueue: retry resolution. */
+	for (tries = 0; tries < 20; tries++) {
+		id = rdma_create_id(&init_net, rr2t_client_handler, conn,
+				    RDMA_PS_TCP, IB_QPT_RC);
+		if (IS_ERR(id))
+			return PTR_ERR(id);
+		ep->id = id;
+		ep->cm_expect = RDMA_CM_EVENT_ADDR_RESOLVED;
+		err = rdma_resolve_addr(id, NULL, (struct sockaddr *)&dst,
+					RR2T_CM_TIMEOUT_MS);
+		err = rr2t_client_step(ep, err);
+		if (!err) {
+			ep->cm_expect = RDMA_CM_EVENT_ROUTE_RESOLVED;
+			err = rdma_resolve_route(id, RR2T_CM_TIMEOUT_MS);
+			err = rr2t_client_step(ep, err);
+		}
+		if (!err)
+			break;
+		rdma_destroy_id(id);
+		ep->id = NULL;
+		msleep(250);
+	}
+	if (err)
+		return err;
+
+	err = rr2t_ep_create(ep, ep->id);
+	if (!err)
+		err = rpcrdma2_test_post_recv(ep);
+	if (err)
+		return err;
+
+	param.responder_resources = 1;
+	param.initiator_depth = 1;
+	param.retry_count = 7;
+	param.rnr_retry_count = 7;
+	ep->cm_expect = RDMA_CM_EVENT_ESTABLISHED;
+	err = rr2t_client_step(ep, rdma_connect(ep->id, &param));
+	if (err)
+		return err;
+	if (!wait_for_completion_timeout(&conn->server_ready, RR2T_WAIT))
+		return -ETIMEDOUT;
+	return conn->server_err;
+}
+
+void rpcrdma2_test_disconnect(struct rpcrdma2_test_conn *conn)
+{
+	if (conn->client.id && conn->client.id->qp)
+		rdma_disconnect(conn->client.id);
+	if (conn->server.id) {
+		rdma_disconnect(conn->server.id);
+		rr2t_ep_release(&conn->server);
+		rdma_destroy_id(conn->server.id);
+		conn->server.id = NULL;
+	}
+	if (conn->client.id) {
+		rr2t_ep_release(&conn->client);
+		rdma_destroy_id(conn->client.id);
+		conn->client.id = NULL;
+	}
+	if (conn->listen_id) {
+		rdma_destroy_id(conn->listen_id);
+		conn->listen_id = NULL;
+	}
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Soft-RDMA test environment for the rpcrdma2 KUnit suites.
+ *
+ * A test environment is one dummy netdev, brought up, carrying one
+ * soft-RDMA device (rxe or siw) created through rdma netlink, exactly as
+ * "ip link add ... type dummy" and "rdma link add ... type rxe|siw" would
+ * from userspace.  Its address is the netdev's automatic IPv6 link-local
+ * address: on 6.12, rdma_cm cannot resolve 127.0.0.1 through rxe or siw.
+ *
+ * Endpoints are RC queue pairs connected through rdma_cm on that address,
+ * with a small set of helpers to post and await Sends and Receives.
+ * Everything here is test-only code; it is built only with
+ * CONFIG_RPCRDMA2_KUNIT_TEST.
+ */
+#ifndef RPCRDMA2_TEST_ENV_H
+#define RPCRDMA2_TEST_ENV_H
+
+#include <linux/completion.h>
+#include <linux/in6.h>
+#include <linux/netdevice.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+
+enum rpcrdma2_test_link {
+	RPCRDMA2_TEST_RXE,
+	RPCRDMA2_TEST_SIW,
+	RPCRDMA2_TEST_NR_LINKS,
+};
+
+struct rpcrdma2_test_env {
+	enum rpcrdma2_test_link	link;
+	char			ifname[IFNAMSIZ];
+	char			ibname[IB_DEVICE_NAME_MAX];
+	struct net_device	*ndev;
+	struct ib_device	*ibdev;
+	struct sockaddr_in6	addr;	/* link-local, port 0 */
+	int			err;	/* why setup failed, 0 if it did not */
+	const char		*failed_step;
+};
+
+const char *rpcrdma2_test_link_name(enum rpcrdma2_test_link link);
+int rpcrdma2_test_env_up(struct rpcrdma2_test_env *env,
+			 enum rpcrdma2_test_link link);
+void rpcrdma2_test_env_down(struct rpcrdma2_test_env *env);
+
+#define RPCRDMA2_TEST_BUF_SIZE	4096
+#define RPCRDMA2_TEST_DEPTH	8
+
+/* One side of an RC connection with one Send and one Receive buffer. */
+struct rpcrdma2_test_ep {
+	struct rdma_cm_id	*id;
+	struct ib_pd		*pd;
+	struct ib_cq		*cq;
+
+	struct completion	cm_event;	/* the awaited CM event came */
+	enum rdma_cm_event_type	cm_expect;
+	int			cm_status;	/* 0, or the failing event */
+
+	struct ib_cqe		send_cqe;
+	struct ib_cqe		recv_cqe;
+	struct completion	send_done;
+	struct completion	recv_done;
+	enum ib_wc_status	send_status;
+	enum ib_wc_status	recv_status;
+	u32			recv_len;
+
+	void			*send_buf;
+	void			*recv_buf;
+	u64			send_dma;
+	u64			recv_dma;
+};
+
+/* A listener and the client and server ends of one connection. */
+struct rpcrdma2_test_conn {
+	struct rpcrdma2_test_env *env;
+	struct rdma_cm_id	*listen_id;
+	struct rpcrdma2_test_ep	client;
+	struct rpcrdma2_test_ep	server;
+	struct completion	server_ready;	/* accepted, or failed */
+	int			server_err;
+};
+
+int rpcrdma2_test_connect(struct rpcrdma2_test_conn *conn,
+			  struct rpcrdma2_test_env *env);
+void rpcrdma2_test_disconnect(struct rpcrdma2_test_conn *conn);
+int rpcrdma2_test_post_recv(struct rpcrdma2_test_ep *ep);
+int rpcrdma2_test_post_send(struct rpcrdma2_test_ep *ep, u32 len);
+int rpcrdma2_test_wait_send(struct rpcrdma2_test_ep *ep);
+int rpcrdma2_test_wait_recv(struct rpcrdma2_test_ep *ep);
+
+#endif /* RPCRDMA2_TEST_ENV_H */

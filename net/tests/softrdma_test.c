@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suite "rpcrdma2_softrdma": proves that the test kernel can host
+ * end-to-end transport tests.  For each soft-RDMA provider (rxe, siw) it
+ * creates a device on a dummy netdev, connects an RC queue pair through
+ * rdma_cm on the netdev's link-local address, and moves Sends both ways,
+ * checking every byte that arrives.
+ *
+ * The environments are made once per suite (suite_init) and torn down in
+ * suite_exit; every case is run once per provider.
+ */
+
+#include <kunit/test.h>
+#include <linux/string.h>
+
+#include "tests/env.h"
+
+static struct rpcrdma2_test_env rr2t_envs[RPCRDMA2_TEST_NR_LINKS];
+
+static const enum rpcrdma2_test_link rr2t_links[] = {
+	RPCRDMA2_TEST_RXE,
+	RPCRDMA2_TEST_SIW,
+};
+
+static void rr2t_link_desc(const enum rpcrdma2_test_link *link, char *desc)
+{
+	strscpy(desc, rpcrdma2_test_link_name(*link), KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rr2t_link, rr2t_links, rr2t_link_desc);
+
+/* The environment for this case's provider; fails the case if it is down. */
+static struct rpcrdma2_test_env *rr2t_env(struct kunit *test)
+{
+	const enum rpcrdma2_test_link *link = test->param_value;
+	struct rpcrdma2_test_env *env = &rr2t_envs[*link];
+
+	KUNIT_ASSERT_EQ_MSG(test, env->err, 0, "%s setup failed at \"%s\"",
+			    rpcrdma2_test_link_name(*link),
+			    env->failed_step ?: "?");
+	return env;
+}
+
+/* Fill @buf with a pattern that depends on @seed and the offset. */
+static void rr2t_fill(u8 *buf, u32 len, u8 seed)
+{
+	u32 i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = seed ^ (u8)(i * 7 + (i >> 8));
+}
+
+static bool rr2t_check(const u8 *buf, u32 len, u8 seed)
+{
+	u32 i;
+
+	for (i = 0; i < len; i++)
+		if (buf[i] != (u8)(seed ^ (u8)(i * 7 + (i >> 8))))
+			return false;
+	return true;
+}
+
+/* The device exists, its port is active, and it is the expected kind. */
+static void rr2t_device_up(struct kunit *test)
+{
+	struct rpcrdma2_test_env *env = rr2t_env(test);
+	struct ib_port_attr attr;
+
+	KUNIT_ASSERT_NOT_NULL(test, env->ibdev);
+	KUNIT_ASSERT_EQ(test, ib_query_port(env->ibdev, 1, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.state, IB_PORT_ACTIVE);
+	if (env->link == RPCRDMA2_TEST_RXE)
+		KUNIT_EXPECT_TRUE(test, rdma_protocol_roce(env->ibdev, 1));
+	else
+		KUNIT_EXPECT_TRUE(test, rdma_protocol_iwarp(env->ibdev, 1));
+	KUNIT_EXPECT_TRUE(test, ipv6_addr_type(&env->addr.sin6_addr) &
+				IPV6_ADDR_LINKLOCAL);
+	KUNIT_EXPECT_EQ(test, env->addr.sin6_scope_id, env->ndev->ifindex);
+}
+
+/* V2-FRAME-01: the pair is RC, and connects through rdma_cm. */
+static void rr2t_rc_connect(struct kunit *test)
+{
+	struct rpcrdma2_test_env *env = rr2t_env(test);
+	struct rpcrdma2_test_conn *conn;
+
+	conn = kunit_kzalloc(test, sizeof(*conn), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, conn);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_test_connect(conn, env), 0);
+	if (conn->client.id && conn->client.id->qp) {
+		KUNIT_EXPECT_EQ(test, conn->client.id->qp->qp_type, IB_QPT_RC);
+		KUNIT_EXPECT_PTR_EQ(test, conn->client.id->device, env->ibdev);
+	}
+	if (conn->server.id && conn->server.id->qp) {
+		KUNIT_EXPECT_EQ(test, conn->server.id->qp->qp_type, IB_QPT_RC);
+		KUNIT_EXPECT_PTR_EQ(test, conn->server.id->device, env->ibdev);
+	}
+	rpcrdma2_test_disconnect(conn);
+}
+
+/* Send @len bytes from @from to @to and check every byte that arrives. */
+static void rr2t_one_send(struct kunit *test, struct rpcrdma2_test_ep *from,
+			  struct rpcrdma2_test_ep *to, u32 len, u8 seed)
+{
+	rr2t_fill(from->send_buf, len, seed);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_test_post_send(from, len), 0);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_test_wait_recv(to), 0);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_test_wait_send(from), 0);
+	KUNIT_EXPECT_EQ(test, to->recv_len, len);
+	KUNIT_EXPECT_TRUE_MSG(test, rr2t_check(to->recv_buf, len, seed),
+			      "payload of %u bytes corrupted", len);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_test_post_recv(to), 0);
+}
+
+/* Real Sends both ways, from one byte to a full 4 KiB buffer. */
+static void rr2t_send_both_ways(struct kunit *test)
+{
+	static const u32 sizes[] = { 1, 28, 1024, 1025, 4093,
+				     RPCRDMA2_TEST_BUF_SIZE };
+	struct rpcrdma2_test_env *env = rr2t_env(test);
+	struct rpcrdma2_test_conn *conn;
+	unsigned int i;
+
+	conn = kunit_kzalloc(test, sizeof(*conn), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, conn);
+	if (rpcrdma2_test_connect(conn, env)) {
+		rpcrdma2_test_disconnect(conn);
+		KUNIT_FAIL(test, "connect failed");
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(sizes) && !test->status; i++) {
+		rr2t_one_send(test, &conn->client, &conn->server, sizes[i],
+			      0x5a + i);
+		rr2t_one_send(test, &conn->server, &conn->client, sizes[i],
+			      0xa5 + i);
+	}
+	rpcrdma2_test_disconnect(conn);
+}
+
+static int rr2t_suite_init(struct kunit_suite *suite)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rr2t_links); i++) {
+		enum rpcrdma2_test_link link = rr2t_links[i];
+
+		if (rpcrdma2_test_env_up(&rr2t_envs[link], link))
+			pr_warn("rpcrdma2 test: %s environment: %s failed (%d)\n",
+				rpcrdma2_test_link_name(link),
+				rr2t_envs[link].failed_step,
+				rr2t_envs[link].err);
+	}
+	return 0;
+}
+
+static void rr2t_suite_exit(struct kunit_suite *suite)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rr2t_links); i++)
+		rpcrdma2_test_env_down(&rr2t_envs[rr2t_links[i]]);
+}
+
+static struct kunit_case rr2t_cases[] = {
+	KUNIT_CASE_PARAM(rr2t_device_up, rr2t_link_gen_params),
+	KUNIT_CASE_PARAM(rr2t_rc_connect, rr2t_link_gen_params),
+	KUNIT_CASE_PARAM(rr2t_send_both_ways, rr2t_link_gen_params),
+	{ }
+};
+
+static struct kunit_suite rr2t_softrdma_suite = {
+	.name		= "rpcrdma2_softrdma",
+	.suite_init	= rr2t_suite_init,
+	.suite_exit	= rr2t_suite_exit,
+	.test_cases	= rr2t_cases,
+};
+
+kunit_test_suites(&rr2t_softrdma_suite);

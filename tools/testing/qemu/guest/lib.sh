@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+#
+# Helpers for guest scenarios: result lines, soft-RDMA, NFS server and
+# client setup.  Sourced by /init inside the guest.
+
+RR2_SERVER_IP=10.111.0.1
+RR2_CLIENT_IP=10.111.0.2
+RR2_PORT=20049
+
+rr2_pass() { echo "RR2: PASS $*"; }
+rr2_fail() { echo "RR2: FAIL $*"; }
+rr2_info() { echo "RR2: INFO $*"; }
+
+# rr2_check NAME CMD...: run CMD, report NAME as passed if it exits 0.
+rr2_check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		rr2_pass "$name"
+		return 0
+	fi
+	rr2_fail "$name"
+	printf '%s\n' "$out" | tail -n 20 | sed 's/^/    /'
+	return 1
+}
+
+# Load the RPC-over-RDMA transport the run asked for.
+rr2_load_transport() {
+	case $RR2_MOD in
+	ours)
+		modprobe -a sunrpc rdma_cm ib_core &&
+			insmod /rr2/rpcrdma2.ko "$@"
+		;;
+	*)
+		modprobe rpcrdma
+		;;
+	esac
+}
+
+# rxe on the NIC, with this guest's address.
+rr2_setup_rdma() {
+	local ip=$1
+	modprobe -a virtio_net crc32_generic rdma_rxe ib_uverbs rdma_ucm || return 1
+	ip link set eth0 up || return 1
+	ip addr add "$ip/24" dev eth0 || return 1
+	rdma link add rxe0 type rxe netdev eth0 || return 1
+	for _ in $(seq 50); do
+		rdma link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE' && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# nfsd with an rdma listener on $RR2_PORT, exporting a tmpfs at /export.
+rr2_start_nfsd() {
+	modprobe nfsd || return 1
+	mkdir -p /export /var/lib/nfs/rpc_pipefs /run/rpcbind /var/lib/nfs/v4recovery
+	mount -t tmpfs -o size=3g tmpfs /export || return 1
+	chmod 1777 /export
+	echo "/export *(rw,no_root_squash,insecure,no_subtree_check,fsid=1)" > /etc/exports
+	mount -t nfsd nfsd /proc/fs/nfsd || return 1
+	rpcbind -w || return 1
+	exportfs -ra || return 1
+	rpc.mountd || return 1
+	rpc.nfsd --grace-time 10 --lease-time 10 --rdma="$RR2_PORT" 4 || return 1
+	grep -q "rdma $RR2_PORT" /proc/fs/nfsd/portlist
+}
+
+# rr2_mount VERS DIR [PATH]: NFS over RDMA from the server's PATH
+# (default /export).
+rr2_mount() {
+	local vers=$1 dir=$2 path=${3:-/export} opts
+	opts="vers=$vers,proto=rdma,port=$RR2_PORT"
+	[ "$vers" = 3 ] && opts="$opts,nolock"
+	mkdir -p "$dir"
+	mount -t nfs -o "$opts" "$RR2_SERVER_IP:$path" "$dir"
+}
+
+# The transport of the NFS mount at DIR, from /proc/self/mountstats.
+rr2_mount_xprt() {
+	awk -v d="$1" '$1 == "device" { m = ($5 == d) }
+		m && $1 == "xprt:" { print $2; exit }' /proc/self/mountstats
+}

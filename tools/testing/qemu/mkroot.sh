@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Build (once) what the QEMU guests boot, under $RR2_GUEST:
+#   kernel-$KVER/        Debian's unmodified 6.12 kernel package, unpacked
+#   rootfs/              a Debian bookworm root (debootstrap) with the NFS
+#                        server and client, rdma-core, perftest and fio
+#   vmlinuz, base.cpio   the kernel and the root filesystem as an
+#                        uncompressed initramfs (only the modules the
+#                        scenarios need, docs and caches pruned)
+# Each step leaves a stamp; a step reruns only if its stamp is missing or
+# its inputs changed.  Run by tools/testing/setup.sh.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+self=$(readlink -f "$0")
+KVER=${KVER:-$(rr2_kver)}
+[ -n "$KVER" ] || rr2_die "cannot tell the Debian 6.12 kernel version"
+mkdir -p "$RR2_GUEST"
+cd "$RR2_GUEST"
+
+# Packages the guest root gets on top of debootstrap's minbase.
+GUEST_PKGS=nfs-kernel-server,nfs-common,rpcbind,iproute2,rdma-core,ibverbs-providers,ibverbs-utils,rdmacm-utils,perftest,fio,kmod,procps,psmisc,netbase
+
+# The mirror the host's apt uses (never a hard-coded host).
+mirror() {
+	local m
+	m=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+	[ -n "$m" ] || m=$(awk '$1 == "deb" && $3 == "bookworm" {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
+	[ -n "$m" ] || rr2_die "no Debian mirror configured for apt"
+	echo "$m"
+}
+
+# 1. The kernel package, unpacked (not installed on the host).
+if [ ! -f "kernel-$KVER/.stamp" ]; then
+	rr2_log "guest: fetching linux-image-$KVER"
+	rm -rf "kernel-$KVER" debs && mkdir -p debs "kernel-$KVER"
+	(cd debs && apt-get download "linux-image-$KVER-unsigned" >/dev/null 2>&1 ||
+		apt-get download "linux-image-$KVER")
+	dpkg-deb -x debs/linux-image-"$KVER"*.deb "kernel-$KVER"
+	touch "kernel-$KVER/.stamp"
+fi
+
+# 2. The root filesystem.
+stamp="$GUEST_PKGS"
+if [ ! -f rootfs/.stamp ] || [ "$(cat rootfs/.stamp)" != "$stamp" ]; then
+	rr2_log "guest: debootstrap bookworm (a few minutes)"
+	rm -rf rootfs rootfs.tmp
+	debootstrap --variant=minbase --include="$GUEST_PKGS" \
+		bookworm rootfs.tmp "$(mirror)" > debootstrap.log 2>&1 ||
+		{ tail -n 30 debootstrap.log; rr2_die "debootstrap failed"; }
+	mv rootfs.tmp rootfs
+	echo "$stamp" > rootfs/.stamp
+fi
+
+# 3. The initramfs image: rootfs, pruned, plus the modules we load.
+MODULES="virtio_net virtio_pci dummy crc32_generic rdma_rxe rdma_ucm ib_uverbs
+	 ib_umad rdma_cm ib_cm iw_cm ib_core sunrpc rpcrdma nfs nfsv3 nfsv4
+	 nfsd lockd auth_rpcgss nfs_acl grace dns_resolver"
+inputs="$KVER $(cat rootfs/.stamp) $MODULES $(sha1sum "$self" | cut -c1-12)"
+if [ ! -f base.cpio ] || [ "$(cat base.stamp 2>/dev/null)" != "$inputs" ]; then
+	rr2_log "guest: packing base.cpio"
+	kdir=$RR2_GUEST/kernel-$KVER
+	stage=$(mktemp -d "$RR2_GUEST/stage.XXXX")
+	trap 'rm -rf "$stage"' EXIT
+	rsync -a --exclude=/proc/ --exclude=/sys/ --exclude=/dev/ \
+		--exclude=/usr/share/doc/ --exclude=/usr/share/man/ \
+		--exclude=/usr/share/locale/ --exclude=/usr/share/info/ \
+		--exclude=/var/cache/apt/ --exclude=/var/lib/apt/lists/ \
+		--exclude=/lib/modules/ --exclude=/usr/lib/modules/ \
+		rootfs/ "$stage/"
+	mkdir -p "$stage/proc" "$stage/sys" "$stage/dev" "$stage/lib/modules/$KVER"
+	# The module closure, as modprobe resolves it against the package.
+	depmod -b "$kdir" "$KVER"
+	for m in $MODULES; do
+		modprobe -d "$kdir" -S "$KVER" --show-depends "$m" |
+			awk '$1 == "insmod" {print $2}'
+	done | sort -u | while read -r f; do
+		rel=${f#"$kdir"}
+		mkdir -p "$stage/$(dirname "$rel")"
+		cp "$f" "$stage/$rel"
+	done
+	cp "$kdir"/lib/modules/"$KVER"/modules.{order,builtin,builtin.modinfo} \
+		"$stage/lib/modules/$KVER/" 2>/dev/null || true
+	depmod -b "$stage" "$KVER"
+	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
+		cpio -o -H newc --quiet) > base.cpio.tmp
+	mv base.cpio.tmp base.cpio
+	cp "$kdir/boot/vmlinuz-$KVER" vmlinuz
+	echo "$KVER" > kver
+	echo "$inputs" > base.stamp
+	rr2_log "guest: base.cpio is $(du -m base.cpio | cut -f1) MiB"
+fi

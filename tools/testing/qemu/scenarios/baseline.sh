@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+#
+# Scenario "baseline": NFS over RPC-over-RDMA on rxe, NFSv3 and NFSv4.2.
+# With rr2.mod=stock it checks the harness itself against the stock
+# rpcrdma.ko; with rr2.mod=ours it runs the same checks on rpcrdma2.
+#
+# Roles:  single  nfsd and the client in one guest, over one rxe device
+#         server  nfsd; waits for the client, then verifies on its own
+#                 disk what the client wrote
+#         client  mounts the server, writes, reads back, compares
+
+rr2_client_run() {
+	local vers dir n
+	for vers in 3 4.2; do
+		dir=/mnt/v$vers
+		rr2_check "mount.v$vers" rr2_mount "$vers" "$dir" "/export/v$vers" || continue
+		rr2_check "mountstats.v$vers.xprt-rdma" \
+			test "$(rr2_mount_xprt "$dir")" = rdma
+		rr2_info "v$vers mountstats: $(grep -A1 "mounted on $dir" /proc/self/mountstats | tail -n1)"
+		mkdir -p "$dir/data" /tmp/v$vers
+		head -c $((16 << 20)) /dev/urandom > /tmp/v$vers/big
+		for n in $(seq 1 100); do
+			head -c $(((n * 97) % 4096 + 1)) /dev/urandom > /tmp/v$vers/small$n
+		done
+		(cd /tmp/v$vers && sha256sum big small* > SHA256SUMS)
+		rr2_check "write.v$vers" cp /tmp/v$vers/big /tmp/v$vers/SHA256SUMS \
+			/tmp/v$vers/small1 /tmp/v$vers/small2 "$dir/data/"
+		for n in $(seq 3 100); do
+			cp /tmp/v$vers/small$n "$dir/data/" || rr2_fail "write.v$vers.small$n"
+		done
+		# Read back from the server, not from the page cache.
+		umount "$dir" && rr2_mount "$vers" "$dir" "/export/v$vers" || rr2_fail "remount.v$vers"
+		rr2_check "readback.v$vers" sh -c "cd $dir/data && sha256sum -c --quiet SHA256SUMS"
+		rr2_check "metadata.v$vers" rr2_metadata "$dir/meta"
+		rr2_check "umount.v$vers" umount "$dir"
+	done
+}
+
+# create, stat, rename and unlink 100 files; every step must succeed
+rr2_metadata() {
+	local d=$1 i
+	mkdir -p "$d" || return 1
+	for i in $(seq 100); do : > "$d/f$i" || return 1; done
+	for i in $(seq 100); do stat "$d/f$i" > /dev/null || return 1; done
+	for i in $(seq 100); do mv "$d/f$i" "$d/g$i" || return 1; done
+	[ "$(ls "$d" | wc -l)" = 100 ] || return 1
+	rm -f "$d"/g* && rmdir "$d"
+}
+
+rr2_server_verify() {
+	local vers
+	for vers in 3 4.2; do
+		rr2_check "server.verify.v$vers" sh -c \
+			"cd /export/v$vers/data && sha256sum -c --quiet SHA256SUMS"
+	done
+}
+
+rr2_main() {
+	case $RR2_ROLE in
+	single)
+		RR2_SERVER_IP=10.111.0.1
+		rr2_check setup.rdma rr2_setup_rdma "$RR2_SERVER_IP" || return
+		rr2_check setup.transport rr2_load_transport || return
+		rr2_check setup.nfsd rr2_start_nfsd || return
+		# one export, two subdirectories: the client writes under vN/
+		mkdir -p /export/v3 /export/v4.2
+		rr2_client_run
+		rr2_server_verify
+		;;
+	server)
+		rr2_check setup.rdma rr2_setup_rdma "$RR2_SERVER_IP" || return
+		rr2_check setup.transport rr2_load_transport || return
+		rr2_check setup.nfsd rr2_start_nfsd || return
+		mkdir -p /export/v3 /export/v4.2
+		rr2_info "server ready"
+		for _ in $(seq 900); do
+			[ -e /export/.rr2-done ] && break
+			sleep 1
+		done
+		rr2_check server.client-finished test -e /export/.rr2-done
+		rr2_server_verify
+		;;
+	client)
+		rr2_check setup.rdma rr2_setup_rdma "$RR2_CLIENT_IP" || return
+		rr2_check setup.transport rr2_load_transport || return
+		rr2_wait_server || return
+		rr2_client_run
+		rr2_mount 3 /mnt/done && touch /mnt/done/.rr2-done && umount /mnt/done
+		;;
+	esac
+}
+
+rr2_wait_server() {
+	local i
+	for i in $(seq 180); do
+		if rr2_mount 3 /mnt 2>/dev/null; then
+			umount /mnt
+			rr2_pass "client.server-reachable"
+			return 0
+		fi
+		sleep 2
+	done
+	rr2_fail "client.server-reachable"
+	return 1
+}

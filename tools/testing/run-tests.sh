@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The one test command: everything, in order, each step's results as
+# PASS/FAIL lines, and a closing "N passed, N failed" line.
+#
+#   1. module build against Debian's 6.12 headers with W=1 and sparse
+#      (C=1): any compiler or sparse diagnostic fails it
+#   2. checkpatch.pl --strict on every source file
+#   3. KUnit under kunit.py (tools/testing/kunit/run.sh)
+#   4. QEMU end-to-end scenarios on the unmodified Debian kernel
+#
+# Runs setup.sh first (quick when the machine is ready), so that a fresh
+# machine needs only this command.  Set RR2_SKIP="kunit e2e ..." to leave
+# steps out while developing; CI never sets it.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+results=$(mktemp)
+trap 'rm -f "$results"' EXIT
+skip=" ${RR2_SKIP:-} "
+
+step() {
+	local name=$1
+	shift
+	case $skip in *" $name "*) rr2_log "skipping $name"; return 0 ;; esac
+	rr2_log "=== $name"
+	local t0=$SECONDS fails
+	fails=$(grep -c '^FAIL' "$results")
+	"$@" | tee -a "$results"
+	local rc=${PIPESTATUS[0]}
+	rr2_log "=== $name: exit $rc after $((SECONDS - t0)) s"
+	# A step that failed without saying which check failed still counts.
+	if [ "$rc" != 0 ] && [ "$(grep -c '^FAIL' "$results")" = "$fails" ]; then
+		rr2_fail "$name (exit $rc)" | tee -a "$results"
+	fi
+}
+
+build_w1() {
+	local log
+	log=$RR2_OUT/build.log
+	mkdir -p "$RR2_OUT"
+	make -C "$RR2_REPO" clean > /dev/null 2>&1
+	if ! make -C "$RR2_REPO" W=1 C=1 KDIR="/usr/src/linux-headers-$(rr2_kver)" > "$log" 2>&1; then
+		rr2_fail "build.module (see $log)"
+		tail -n 30 "$log" >&2
+		return 1
+	fi
+	rr2_pass build.module
+	# sparse reports as "file:line:col: warning|error: ..."
+	if grep -E ': (warning|error|note):' "$log" >&2; then
+		rr2_fail build.w1-sparse-clean
+		return 1
+	fi
+	rr2_pass build.w1-sparse-clean
+	if modinfo -F license "$RR2_REPO/rpcrdma2.ko" | grep -qx GPL; then
+		rr2_pass build.license-gpl
+	else
+		rr2_fail build.license-gpl
+	fi
+}
+
+e2e() {
+	local q=$RR2_REPO/tools/testing/qemu/run-scenario.sh rc=0
+	"$q" -g 1 -s ours module || rc=1
+	"$q" -g 1 -s stock baseline || rc=1
+	"$q" -g 2 -s stock -c stock baseline || rc=1
+	return $rc
+}
+
+step setup "$RR2_REPO/tools/testing/setup.sh"
+step build build_w1
+step checkpatch "$RR2_REPO/tools/testing/checkpatch.sh"
+step kunit "$RR2_REPO/tools/testing/kunit/run.sh"
+step e2e e2e
+
+passed=$(grep -c '^PASS' "$results")
+failed=$(grep -c '^FAIL' "$results")
+grep '^FAIL' "$results" | sed 's/^/  /' >&2
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ] && [ "$passed" -gt 0 ]

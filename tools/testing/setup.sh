@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Take a fresh Debian 12 machine to ready for building and testing
+# rpcrdma2.  Idempotent: a second run only checks, and rebuilds a cached
+# piece only when its inputs changed.  Needs root (apt, debootstrap).
+#
+# Installs: build tools, Debian's linux-headers-6.12-amd64 and
+# linux-source-6.12, QEMU, debootstrap, clang (fuzzing), sparse.
+# Prepares under $RPCRDMA2_CACHE (default /var/cache/rpcrdma2):
+#   the unpacked kernel source (for kunit.py and checkpatch), and the
+#   QEMU guest kernel and root filesystem (tools/testing/qemu/mkroot.sh).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ "$(id -u)" = 0 ] || rr2_die "run as root (apt-get, debootstrap)"
+
+PKGS="build-essential bc bison flex libelf-dev libssl-dev dwarves sparse
+      kmod cpio rsync xz-utils zstd python3 perl git
+      linux-source-6.12 linux-headers-6.12-amd64
+      qemu-system-x86 qemu-system-data debootstrap busybox-static
+      clang llvm libclang-rt-14-dev"
+
+missing=
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	rr2_log "installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing >/dev/null
+fi
+
+mkdir -p "$RR2_CACHE" "$RR2_OUT"
+
+# Debian's kernel source, unpacked once per package version.
+srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+if [ "$(cat "$RR2_SRC/.rr2-version" 2>/dev/null)" != "$srcver" ]; then
+	rr2_log "unpacking linux-source-6.12 $srcver"
+	rm -rf "$RR2_SRC" "$RR2_KUNIT_BUILD"
+	tar -C "$RR2_CACHE" -xf /usr/src/linux-source-6.12.tar.xz
+	echo "$srcver" > "$RR2_SRC/.rr2-version"
+fi
+"$(dirname "$0")/kunit/prepare-tree.sh"
+
+KVER=$(rr2_kver)
+[ -d "/usr/src/linux-headers-$KVER" ] || rr2_die "headers for $KVER missing"
+KVER=$KVER "$(dirname "$0")/qemu/mkroot.sh"
+rr2_log "ready: kernel $KVER, cache $RR2_CACHE"
