@@ -33,7 +33,10 @@
 
 #define RR2T_NLBUF		512
 #define RR2T_CM_TIMEOUT_MS	5000
-#define RR2T_WAIT		(30 * HZ)	/* TCG guests are slow */
+#define RR2T_WAIT		(20 * HZ)	/* TCG guests are slow */
+
+/* 192.0.2.2: the siw environment's address */
+#define RR2T_SIW_ADDR		0xc0000202
 
 const char *rpcrdma2_test_link_name(enum rpcrdma2_test_link link)
 {
@@ -182,7 +185,32 @@ static int rr2t_rdma_newlink(const char *ibname, const char *type,
 	return err;
 }
 
-/* The netdev's link-local address once DAD (if any) has finished. */
+/* Give @ndev the IPv4 address @addr/32. */
+static int rr2t_add_addr4(struct net_device *ndev, __be32 addr)
+{
+	struct nlmsghdr *nlh;
+	struct ifaddrmsg *ifa;
+	int err = -EMSGSIZE;
+
+	nlh = kzalloc(RR2T_NLBUF, GFP_KERNEL);
+	if (!nlh)
+		return -ENOMEM;
+	nlh->nlmsg_len = NLMSG_LENGTH(sizeof(*ifa));
+	nlh->nlmsg_type = RTM_NEWADDR;
+	nlh->nlmsg_flags = NLM_F_CREATE | NLM_F_EXCL;
+	ifa = nlmsg_data(nlh);
+	ifa->ifa_family = AF_INET;
+	ifa->ifa_prefixlen = 32;
+	ifa->ifa_scope = RT_SCOPE_UNIVERSE;
+	ifa->ifa_index = ndev->ifindex;
+	if (rr2t_nla_put(nlh, IFA_LOCAL, &addr, sizeof(addr)) &&
+	    rr2t_nla_put(nlh, IFA_ADDRESS, &addr, sizeof(addr)))
+		err = rr2t_nl_request(NETLINK_ROUTE, nlh);
+	kfree(nlh);
+	return err;
+}
+
+/* The link-local address of @ndev, once usable. */
 static bool rr2t_get_lladdr(struct net_device *ndev, struct in6_addr *addr)
 {
 	struct inet6_ifaddr *ifp;
@@ -236,19 +264,35 @@ int rpcrdma2_test_env_up(struct rpcrdma2_test_env *env,
 		goto fail;
 	}
 
-	env->failed_step = "wait for IPv6 link-local address";
-	err = -EADDRNOTAVAIL;
-	for (i = 0; i < 100; i++) {
-		if (rr2t_get_lladdr(env->ndev, &env->addr.sin6_addr)) {
-			err = 0;
-			break;
+	/*
+	 * rxe loops traffic to its own address back inside the device, so
+	 * the automatic IPv6 link-local address does.  siw goes through the
+	 * TCP stack: give its netdev an IPv4 address (192.0.2.2, from the
+	 * documentation range; the test kernel has no network at all).
+	 */
+	if (link == RPCRDMA2_TEST_SIW) {
+		env->failed_step = "add IPv4 address";
+		err = rr2t_add_addr4(env->ndev, htonl(RR2T_SIW_ADDR));
+		if (err)
+			goto fail;
+		env->addr.sin.sin_family = AF_INET;
+		env->addr.sin.sin_addr.s_addr = htonl(RR2T_SIW_ADDR);
+	} else {
+		env->failed_step = "wait for IPv6 link-local address";
+		err = -EADDRNOTAVAIL;
+		for (i = 0; i < 100; i++) {
+			if (rr2t_get_lladdr(env->ndev,
+					    &env->addr.sin6.sin6_addr)) {
+				err = 0;
+				break;
+			}
+			msleep(50);
 		}
-		msleep(50);
+		if (err)
+			goto fail;
+		env->addr.sin6.sin6_family = AF_INET6;
+		env->addr.sin6.sin6_scope_id = env->ndev->ifindex;
 	}
-	if (err)
-		goto fail;
-	env->addr.sin6_family = AF_INET6;
-	env->addr.sin6_scope_id = env->ndev->ifindex;
 
 	env->failed_step = "rdma link add";
 	err = rr2t_rdma_newlink(env->ibname, type, env->ifname);
@@ -545,7 +589,7 @@ static int rr2t_client_step(struct rpcrdma2_test_ep *ep, int err)
 }
 
 static int rr2t_listen(struct rpcrdma2_test_conn *conn,
-		       struct sockaddr_in6 *dst)
+		       struct sockaddr_storage *dst)
 {
 	struct rdma_cm_id *id;
 	int err;
@@ -555,14 +599,14 @@ static int rr2t_listen(struct rpcrdma2_test_conn *conn,
 	if (IS_ERR(id))
 		return PTR_ERR(id);
 	conn->listen_id = id;
-	*dst = conn->env->addr;
+	*dst = conn->env->addr.ss;
 	err = rdma_bind_addr(id, (struct sockaddr *)dst);
 	if (!err)
 		err = rdma_listen(id, 4);
 	if (err)
 		return err;
-	dst->sin6_port =
-		((struct sockaddr_in6 *)&id->route.addr.src_addr)->sin6_port;
+	/* where the listener ended up, with the port rdma_cm chose */
+	*dst = id->route.addr.src_addr;
 	return 0;
 }
 
@@ -579,7 +623,7 @@ int rpcrdma2_test_connect(struct rpcrdma2_test_conn *conn,
 {
 	struct rpcrdma2_test_ep *ep = &conn->client;
 	struct rdma_conn_param param = { };
-	struct sockaddr_in6 dst;
+	struct sockaddr_storage dst;
 	struct rdma_cm_id *id;
 	int err, tries;
 

@@ -17,6 +17,7 @@
 #define RPCRDMA2_TEST_ENV_H
 
 #include <linux/completion.h>
+#include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/netdevice.h>
 #include <rdma/ib_verbs.h>
@@ -34,7 +35,12 @@ struct rpcrdma2_test_env {
 	char			ibname[IB_DEVICE_NAME_MAX];
 	struct net_device	*ndev;
 	struct ib_device	*ibdev;
-	struct sockaddr_in6	addr;	/* link-local, port 0 */
+	union {				/* port 0 */
+		struct sockaddr		sa;
+		struct sockaddr_in	sin;
+		struct sockaddr_in6	sin6;
+		struct sockaddr_storage	ss;
+	} addr;
 	int			err;	/* why setup failed, 0 if it did not */
 	const char		*failed_step;
 };

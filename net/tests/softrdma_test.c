@@ -73,9 +73,16 @@ static void rr2t_device_up(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, rdma_protocol_roce(env->ibdev, 1));
 	else
 		KUNIT_EXPECT_TRUE(test, rdma_protocol_iwarp(env->ibdev, 1));
-	KUNIT_EXPECT_TRUE(test, ipv6_addr_type(&env->addr.sin6_addr) &
-				IPV6_ADDR_LINKLOCAL);
-	KUNIT_EXPECT_EQ(test, env->addr.sin6_scope_id, env->ndev->ifindex);
+	if (env->addr.sa.sa_family == AF_INET6) {
+		KUNIT_EXPECT_TRUE(test,
+				  ipv6_addr_type(&env->addr.sin6.sin6_addr) &
+				  IPV6_ADDR_LINKLOCAL);
+		KUNIT_EXPECT_EQ(test, env->addr.sin6.sin6_scope_id,
+				env->ndev->ifindex);
+	} else {
+		KUNIT_EXPECT_EQ(test, env->addr.sa.sa_family, AF_INET);
+		KUNIT_EXPECT_NE(test, env->addr.sin.sin_addr.s_addr, 0);
+	}
 }
 
 /* V2-FRAME-01: the pair is RC, and connects through rdma_cm. */

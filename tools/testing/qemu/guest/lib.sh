@@ -52,8 +52,10 @@ rr2_setup_rdma() {
 	return 1
 }
 
-# nfsd with an rdma listener on $RR2_PORT, exporting a tmpfs at /export.
+# rr2_start_nfsd [RDMA_PORT]: nfsd exporting a tmpfs at /export, on TCP
+# and, with RDMA_PORT, on rdma too.
 rr2_start_nfsd() {
+	local rdma=${1:+--rdma=$1}
 	modprobe nfsd || return 1
 	mkdir -p /export /var/lib/nfs/rpc_pipefs /run/rpcbind /var/lib/nfs/v4recovery
 	mount -t tmpfs -o size=3g tmpfs /export || return 1
@@ -63,8 +65,9 @@ rr2_start_nfsd() {
 	rpcbind -w || return 1
 	exportfs -ra || return 1
 	rpc.mountd || return 1
-	rpc.nfsd --grace-time 10 --lease-time 10 --rdma="$RR2_PORT" 4 || return 1
-	grep -q "rdma $RR2_PORT" /proc/fs/nfsd/portlist
+	# shellcheck disable=SC2086
+	rpc.nfsd --grace-time 10 --lease-time 10 $rdma 4 || return 1
+	[ -z "$1" ] || grep -q "rdma $1" /proc/fs/nfsd/portlist
 }
 
 # rr2_mount VERS DIR [PATH]: NFS over RDMA from the server's PATH

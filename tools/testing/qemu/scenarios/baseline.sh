@@ -62,7 +62,7 @@ rr2_main() {
 		RR2_SERVER_IP=10.111.0.1
 		rr2_check setup.rdma rr2_setup_rdma "$RR2_SERVER_IP" || return
 		rr2_check setup.transport rr2_load_transport || return
-		rr2_check setup.nfsd rr2_start_nfsd || return
+		rr2_check setup.nfsd rr2_start_nfsd "$RR2_PORT" || return
 		# one export, two subdirectories: the client writes under vN/
 		mkdir -p /export/v3 /export/v4.2
 		rr2_client_run
@@ -71,7 +71,7 @@ rr2_main() {
 	server)
 		rr2_check setup.rdma rr2_setup_rdma "$RR2_SERVER_IP" || return
 		rr2_check setup.transport rr2_load_transport || return
-		rr2_check setup.nfsd rr2_start_nfsd || return
+		rr2_check setup.nfsd rr2_start_nfsd "$RR2_PORT" || return
 		mkdir -p /export/v3 /export/v4.2
 		rr2_info "server ready"
 		for _ in $(seq 900); do
