@@ -146,6 +146,31 @@ out:
 	return err;
 }
 
+/*
+ * Bring up "lo".  Nothing else does in a KUnit kernel, and traffic to
+ * a host's own addresses (siw's TCP connections) is delivered through it.
+ */
+static int rr2t_loopback_up(void)
+{
+	struct nlmsghdr *nlh;
+	struct ifinfomsg *ifm;
+	int err;
+
+	nlh = kzalloc(RR2T_NLBUF, GFP_KERNEL);
+	if (!nlh)
+		return -ENOMEM;
+	nlh->nlmsg_len = NLMSG_LENGTH(sizeof(*ifm));
+	nlh->nlmsg_type = RTM_NEWLINK;
+	ifm = nlmsg_data(nlh);
+	ifm->ifi_family = AF_UNSPEC;
+	ifm->ifi_index = init_net.loopback_dev->ifindex;
+	ifm->ifi_flags = IFF_UP;
+	ifm->ifi_change = IFF_UP;
+	err = rr2t_nl_request(NETLINK_ROUTE, nlh);
+	kfree(nlh);
+	return err;
+}
+
 static int rr2t_dummy_dellink(const char *ifname)
 {
 	struct nlmsghdr *nlh;
@@ -254,6 +279,10 @@ int rpcrdma2_test_env_up(struct rpcrdma2_test_env *env,
 	snprintf(env->ifname, sizeof(env->ifname), "rr2t_%s", type);
 	snprintf(env->ibname, sizeof(env->ibname), "rr2t_%s0", type);
 
+	env->failed_step = "bring up lo";
+	err = rr2t_loopback_up();
+	if (err)
+		goto fail;
 	env->failed_step = "create dummy netdev";
 	err = rr2t_dummy_newlink(env->ifname);
 	if (err)
@@ -268,7 +297,9 @@ int rpcrdma2_test_env_up(struct rpcrdma2_test_env *env,
 	 * rxe loops traffic to its own address back inside the device, so
 	 * the automatic IPv6 link-local address does.  siw goes through the
 	 * TCP stack: give its netdev an IPv4 address (192.0.2.2, from the
-	 * documentation range; the test kernel has no network at all).
+	 * documentation range; the test kernel has no network at all).  The
+	 * TCP stack delivers a host's traffic to itself through "lo", which
+	 * is down in a kernel with no init scripts, so setup brings it up.
 	 */
 	if (link == RPCRDMA2_TEST_SIW) {
 		env->failed_step = "add IPv4 address";
