@@ -17,7 +17,8 @@ rr2_transports_has_rdma() {
 rr2_mount_refused() {
 	local out
 	mkdir -p /mnt/x
-	out=$(mount -t nfs -o vers=3,proto=rdma,port=20049,nolock,retry=0 \
+	# NFSv4 goes straight to the kernel (no mountd, no rpcbind)
+	out=$(mount -t nfs -o vers=4.2,proto=rdma,port=20049,retry=0 \
 		127.0.0.1:/x /mnt/x 2>&1) && return 1
 	echo "$out"
 	dmesg | grep -q 'rpcrdma2: client transport is not available' &&
@@ -29,7 +30,7 @@ rr2_param_refused() {
 }
 
 rr2_main() {
-	modprobe -a sunrpc rdma_cm ib_core nfs nfsv3 nfsd || rr2_fail setup.modules
+	modprobe -a sunrpc rdma_cm ib_core nfs nfsv4 nfsd || rr2_fail setup.modules
 	mount -t nfsd nfsd /proc/fs/nfsd
 
 	rr2_check module.load insmod /rr2/rpcrdma2.ko
