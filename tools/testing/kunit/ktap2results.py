@@ -15,6 +15,7 @@ import sys
 
 sys.path.insert(0, sys.argv[1] + '/tools/testing/kunit')
 import kunit_parser  # noqa: E402
+import kunit_printer  # noqa: E402
 from kunit_parser import TestStatus  # noqa: E402
 
 
@@ -30,6 +31,8 @@ def leaves(test, prefix):
 
 
 def main():
+    # the parser prints its own report; kunit.py has shown it already
+    kunit_printer.stdout._output = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()):
         root = kunit_parser.parse_run_tests(sys.stdin.read().splitlines())
     failed = 0

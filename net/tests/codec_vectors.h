@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Header vectors for the codec: golden encodings worked out by hand
+ * from shared/spec/rpcrdma1.x and rpcrdma2.x, and one malformed message
+ * per rejection rule.  Each names the requirement it checks.
+ *
+ * Included by the KUnit codec suite (which asserts each verdict) and by
+ * the fuzz corpus generator (tools/testing/fuzz/mkcorpus.c), so every
+ * vector here is also a seed the fuzzers replay in CI.  Data only.
+ */
+#ifndef RPCRDMA2_CODEC_VECTORS_H
+#define RPCRDMA2_CODEC_VECTORS_H
+
+/* Limits the vectors are decoded with. */
+#define RR2V_MAX_READ_CHUNKS	2
+#define RR2V_MAX_WRITE_CHUNKS	2
+#define RR2V_MAX_SEGMENTS	3
+
+struct rr2_vector {
+	const char	*name;		/* requirement ID first */
+	u32		max_vers;
+	u32		len;		/* octets used from @w */
+	int		verdict;	/* 0, RPCRDMA2_DROP or RDMA2_ERR_* */
+	u32		reject_arg;	/* for READ/WRITE_CHUNKS, SEGMENTS */
+	u32		w[36];		/* the message, as big-endian words */
+};
+
+#define XID	0x11223344
+#define CRED	0x00200020	/* v2: max 32, grant 32 */
+
+/* v2 prefix: xid, vers, credit, htype, flags */
+#define P2(htype, flags)	XID, 2, CRED, (htype), (flags)
+/* a segment: handle, length, offset (two words) */
+#define SEG(h, l)		(h), (l), 0, 0x1000
+
+static const struct rr2_vector rr2_vectors[] = {
+	/* ---- accepted ---- */
+	{ "V2-FRAME-05 msg without chunks", 2, 40, 0, 0,
+	  { P2(RDMA2_MSG, 0), 0, 0, 0, 0, XID } },
+	{ "V2-FRAME-07 reserved flag bits ignored", 2, 40, 0, 0,
+	  { P2(RDMA2_MSG, 0xfffffff8), 0, 0, 0, 0, XID } },
+	{ "V2-CRED-08 credit grant", 2, 36, 0, 0,
+	  { 0, 2, CRED, RDMA2_NOMSG, 0, 0, 0, 0, 0 } },
+	{ "V2-CHUNK-11 read list, two segments one chunk", 2, 96, 0, 0,
+	  { P2(RDMA2_MSG, 0), 0,
+	    1, 8, SEG(0x101, 100), 1, 8, SEG(0x102, 200), 0,
+	    0, 0, XID, 0, 0 } },
+	{ "V2-CHUNK-17 write list and reply chunk", 2, 96, 0, 0,
+	  { P2(RDMA2_NOMSG, RDMA2_F_RESPONSE), 0x77, 0,
+	    1, 2, SEG(0x201, 4096), SEG(0x202, 4096), 0,
+	    1, 1, SEG(0x301, 8192) } },
+	{ "V2-FRAME-12 error VERS", 2, 32, 0, 0,
+	  { P2(RDMA2_ERROR, RDMA2_F_RESPONSE), RDMA2_ERR_VERS, 1, 2 } },
+	{ "V2-ERR-06 unknown error code decodes", 2, 24, 0, 0,
+	  { P2(RDMA2_ERROR, RDMA2_F_RESPONSE), 77 } },
+	{ "V2-PROP-05 connprop, unknown propid skipped", 2, 48, 0, 0,
+	  { 0, 2, CRED, RDMA2_CONNPROP, 0, 2,
+	    RDMA2_PROPID_RBSIZ, 4, 8192, 0x999, 4, 0xdeadbeef } },
+	{ "V2-PROP-16 continued connprop left to the caller", 2, 28, 0, 0,
+	  { 0, 2, CRED, RDMA2_CONNPROP, RDMA2_F_MORE | RDMA2_F_TPMORE,
+	    5, RDMA2_PROPID_SBSIZ } },
+	{ "RFC8166 v1 msg without chunks", 2, 32, 0, 0,
+	  { XID, 1, 32, RDMA_MSG, 0, 0, 0, XID } },
+	{ "RFC8166 v1 error CHUNK", 1, 20, 0, 0,
+	  { XID, 1, 32, RDMA_ERROR, ERR_CHUNK } },
+
+	/* ---- silent discard ---- */
+	{ "V2-ERR-01 empty message", 2, 0, RPCRDMA2_DROP, 0, { 0 } },
+	{ "V2-ERR-01 four octets", 2, 4, RPCRDMA2_DROP, 0, { XID } },
+	{ "V2-ERR-01 nineteen octets", 2, 19, RPCRDMA2_DROP, 0,
+	  { P2(RDMA2_MSG, 0) } },
+	{ "RFC8166 v1 DONE is dropped", 2, 16, RPCRDMA2_DROP, 0,
+	  { XID, 1, 32, RDMA_DONE } },
+	{ "V2-ERR-01 truncated error is dropped", 2, 20, RPCRDMA2_DROP, 0,
+	  { P2(RDMA2_ERROR, RDMA2_F_RESPONSE) } },
+	{ "V2-ERR-01 error VERS without its range", 2, 28, RPCRDMA2_DROP, 0,
+	  { P2(RDMA2_ERROR, RDMA2_F_RESPONSE), RDMA2_ERR_VERS, 1 } },
+	{ "RFC8166 v1 error VERS without its range", 2, 24, RPCRDMA2_DROP, 0,
+	  { XID, 1, 32, RDMA_ERROR, ERR_VERS, 1 } },
+
+	/* ---- ERR_VERS ---- */
+	{ "V2-ERR-13 version 3", 2, 36, RDMA2_ERR_VERS, 0,
+	  { XID, 3, CRED, RDMA2_MSG, 0, 0, 0, 0, 0 } },
+	{ "V2-ERR-13 version 0", 2, 16, RDMA2_ERR_VERS, 0,
+	  { XID, 0, CRED, RDMA2_MSG } },
+	{ "V2-FRAME-17 version 2 to a v1-only peer", 1, 40, RDMA2_ERR_VERS, 0,
+	  { P2(RDMA2_MSG, 0), 0, 0, 0, 0, XID } },
+
+	/* ---- INVAL_HTYPE ---- */
+	{ "V2-ERR-17 htype 2 (v1 MSGP)", 2, 36, RDMA2_ERR_INVAL_HTYPE, 0,
+	  { P2(2, 0), 0, 0, 0, 0 } },
+	{ "V2-ERR-17 htype 3 (v1 DONE)", 2, 36, RDMA2_ERR_INVAL_HTYPE, 0,
+	  { P2(3, 0), 0, 0, 0, 0 } },
+	{ "V2-ERR-17 htype 6", 2, 36, RDMA2_ERR_INVAL_HTYPE, 0,
+	  { P2(6, 0), 0, 0, 0, 0 } },
+	{ "V2-ERR-17 htype 0xffffffff", 2, 36, RDMA2_ERR_INVAL_HTYPE, 0,
+	  { P2(0xffffffff, 0), 0, 0, 0, 0 } },
+	{ "V2-PROP-12 TPMORE on a MSG", 2, 40, RDMA2_ERR_INVAL_HTYPE, 0,
+	  { P2(RDMA2_MSG, RDMA2_F_TPMORE), 0, 0, 0, 0, XID } },
+	{ "RFC8166 v1 MSGP answered with ERR_CHUNK", 2, 36,
+	  RDMA2_ERR_INVAL_HTYPE, 0,
+	  { XID, 1, 32, RDMA_MSGP, 0, 0, 0, 0, 0 } },
+
+	/* ---- INVAL_CONT ---- */
+	{ "V2-CONT-07 MORE on a NOMSG", 2, 36, RDMA2_ERR_INVAL_CONT, 0,
+	  { P2(RDMA2_NOMSG, RDMA2_F_MORE), 0, 0, 0, 0 } },
+	{ "V2-CONT-08 MORE with a write chunk", 2, 64, RDMA2_ERR_INVAL_CONT, 0,
+	  { P2(RDMA2_MSG, RDMA2_F_MORE), 0, 0,
+	    1, 1, SEG(0x201, 4096), 0, 0, XID } },
+
+	/* ---- BAD_XDR ---- */
+	{ "V2-ERR-26 body truncated", 2, 24, RDMA2_ERR_BAD_XDR, 0,
+	  { P2(RDMA2_MSG, 0), 0 } },
+	{ "V2-ERR-26 list discriminator 2", 2, 40, RDMA2_ERR_BAD_XDR, 0,
+	  { P2(RDMA2_MSG, 0), 0, 2, 0, 0, XID } },
+	{ "V2-ERR-26 read segment truncated", 2, 40, RDMA2_ERR_BAD_XDR, 0,
+	  { P2(RDMA2_MSG, 0), 0, 1, 0, 0x101, 100 } },
+	{ "V2-ERR-26 write count past the end", 2, 52, RDMA2_ERR_BAD_XDR, 0,
+	  { P2(RDMA2_MSG, 0), 0, 0, 1, 0x10000000, SEG(1, 2) } },
+	{ "V2-ERR-26 reply count past the end", 2, 40, RDMA2_ERR_BAD_XDR, 0,
+	  { P2(RDMA2_MSG, 0), 0, 0, 0, 1, 0xffffffff } },
+	{ "V2-CHUNK-13 misaligned position", 2, 64, RDMA2_ERR_BAD_XDR, 0,
+	  { P2(RDMA2_MSG, 0), 0, 1, 6, SEG(0x101, 100), 0, 0, 0, XID } },
+	{ "E-07 empty NOMSG with a non-zero xid", 2, 36, RDMA2_ERR_BAD_XDR, 0,
+	  { P2(RDMA2_NOMSG, 0), 0, 0, 0, 0 } },
+	{ "RFC8166 v1 truncated lists (ERR_CHUNK)", 2, 20, RDMA2_ERR_BAD_XDR, 0,
+	  { XID, 1, 32, RDMA_MSG, 0 } },
+
+	/* ---- chunk limits ---- */
+	{ "V2-ERR-32 three read chunks", 2, 112, RDMA2_ERR_READ_CHUNKS,
+	  RR2V_MAX_READ_CHUNKS,
+	  { P2(RDMA2_MSG, 0), 0, 1, 0, SEG(1, 4), 1, 8, SEG(2, 4),
+	    1, 16, SEG(3, 4), 0, 0, 0, XID } },
+	{ "V2-ERR-35 three write chunks", 2, 108, RDMA2_ERR_WRITE_CHUNKS,
+	  RR2V_MAX_WRITE_CHUNKS,
+	  { P2(RDMA2_MSG, 0), 0, 0, 1, 1, SEG(1, 4), 1, 1, SEG(2, 4),
+	    1, 1, SEG(3, 4), 0, 0 } },
+	{ "V2-ERR-38 four segments in a write chunk", 2, 108, RDMA2_ERR_SEGMENTS,
+	  RR2V_MAX_SEGMENTS,
+	  { P2(RDMA2_MSG, 0), 0, 0, 1, 4, SEG(1, 4), SEG(2, 4), SEG(3, 4),
+	    SEG(4, 4), 0, 0 } },
+	{ "V2-ERR-38 four segments in a read chunk", 2, 132, RDMA2_ERR_SEGMENTS,
+	  RR2V_MAX_SEGMENTS,
+	  { P2(RDMA2_MSG, 0), 0, 1, 0, SEG(1, 4), 1, 0, SEG(2, 4),
+	    1, 0, SEG(3, 4), 1, 0, SEG(4, 4), 0, 0, 0 } },
+
+	/* ---- BAD_PROPVAL ---- */
+	{ "V2-PROP-03 propval runs past the end", 2, 36,
+	  RDMA2_ERR_BAD_PROPVAL, 0,
+	  { 0, 2, CRED, RDMA2_CONNPROP, 0, 1, RDMA2_PROPID_SBSIZ, 8, 4096 } },
+	{ "V2-PROP-03 propset count past the end", 2, 28,
+	  RDMA2_ERR_BAD_PROPVAL, 0,
+	  { 0, 2, CRED, RDMA2_CONNPROP, 0, 0x40000000, 1 } },
+	{ "V2-PROP-04 three-octet SBSIZ", 2, 36, RDMA2_ERR_BAD_PROPVAL, 0,
+	  { 0, 2, CRED, RDMA2_CONNPROP, 0, 1, RDMA2_PROPID_SBSIZ, 3,
+	    0x10000000 } },
+	{ "V2-PROP-04 BRS out of range", 2, 36, RDMA2_ERR_BAD_PROPVAL, 0,
+	  { 0, 2, CRED, RDMA2_CONNPROP, 0, 1, RDMA2_PROPID_BRS, 4, 7 } },
+};
+
+#undef XID
+#undef CRED
+#undef P2
+#undef SEG
+
+#endif /* RPCRDMA2_CODEC_VECTORS_H */
