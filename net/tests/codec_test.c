@@ -407,32 +407,13 @@ static void v2_frame_23_first_reply(struct kunit *test)
 /* CMP-CMPD: the vectors of cm-private-data.md section 6. */
 static void cmp_cmpd_vectors(struct kunit *test)
 {
-	static const struct {
-		u8	in[12];
-		u32	len;
-		bool	found, r;
-		u32	send, recv;
-	} v[] = {
-		{ { 0xf6, 0xab, 0x0e, 0x18, 1, 1, 0, 0 }, 8, 1, 1, 1024, 1024 },
-		{ { 0xf6, 0xab, 0x0e, 0x18, 1, 1, 3, 3 }, 8, 1, 1, 4096, 4096 },
-		{ { 0xf6, 0xab, 0x0e, 0x18, 1, 0, 3, 0x3f }, 8, 1, 0, 4096,
-		  65536 },
-		{ { 0xf6, 0xab, 0x0e, 0x18, 1, 0xff, 7, 7 }, 8, 1, 1, 8192,
-		  8192 },
-		{ { 0xf6, 0xab, 0x0e, 0x18, 1, 0, 0xff, 0xff }, 8, 1, 0, 262144,
-		  262144 },
-		{ { 0xf6, 0xab, 0x0e, 0x18, 2, 1, 3, 3 }, 8, 0, 0, 1024, 1024 },
-		{ { 0, 0, 0, 0xf6, 0xab, 0x0e, 0x18, 1, 1, 3, 3 }, 11, 1, 1,
-		  4096, 4096 },
-		{ { 0xf6, 0xab, 0x0e, 0x18, 1, 1 }, 6, 0, 0, 1024, 1024 },
-		{ { 0 }, 0, 0, 0, 1024, 1024 },
-	};
+	const struct rr2_cmp_vector *v = rr2_cmp_vectors;
 	struct rpcrdma2_cm_pdata pd;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(v); i++) {
-		KUNIT_EXPECT_EQ_MSG(test, rpcrdma2_cmp_decode(v[i].in, v[i].len,
-							      &pd),
+	for (i = 0; i < ARRAY_SIZE(rr2_cmp_vectors); i++) {
+		KUNIT_EXPECT_EQ_MSG(test,
+				    rpcrdma2_cmp_decode(v[i].in, v[i].len, &pd),
 				    v[i].found, "vector %u", i);
 		KUNIT_EXPECT_EQ_MSG(test, pd.remote_inv, v[i].r, "vector %u", i);
 		KUNIT_EXPECT_EQ_MSG(test, pd.send_size, v[i].send, "vector %u", i);

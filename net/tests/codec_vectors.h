@@ -158,6 +158,30 @@ static const struct rr2_vector rr2_vectors[] = {
 	  { 0, 2, CRED, RDMA2_CONNPROP, 0, 1, RDMA2_PROPID_BRS, 4, 7 } },
 };
 
+/* RFC 8797 CM private data (shared/spec/cm-private-data.md, section 6) */
+struct rr2_cmp_vector {
+	u8	in[12];
+	u32	len;
+	bool	found;
+	bool	r;
+	u32	send;
+	u32	recv;
+};
+
+static const struct rr2_cmp_vector rr2_cmp_vectors[] = {
+	{ { 0xf6, 0xab, 0x0e, 0x18, 1, 1, 0, 0 }, 8, 1, 1, 1024, 1024 },
+	{ { 0xf6, 0xab, 0x0e, 0x18, 1, 1, 3, 3 }, 8, 1, 1, 4096, 4096 },
+	{ { 0xf6, 0xab, 0x0e, 0x18, 1, 0, 3, 0x3f }, 8, 1, 0, 4096, 65536 },
+	{ { 0xf6, 0xab, 0x0e, 0x18, 1, 0xff, 7, 7 }, 8, 1, 1, 8192, 8192 },
+	{ { 0xf6, 0xab, 0x0e, 0x18, 1, 0, 0xff, 0xff }, 8, 1, 0, 262144,
+	  262144 },
+	{ { 0xf6, 0xab, 0x0e, 0x18, 2, 1, 3, 3 }, 8, 0, 0, 1024, 1024 },
+	{ { 0, 0, 0, 0xf6, 0xab, 0x0e, 0x18, 1, 1, 3, 3 }, 11, 1, 1, 4096,
+	  4096 },
+	{ { 0xf6, 0xab, 0x0e, 0x18, 1, 1 }, 6, 0, 0, 1024, 1024 },
+	{ { 0 }, 0, 0, 0, 1024, 1024 },
+};
+
 #undef XID
 #undef CRED
 #undef P2

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Write the seed corpus of the fuzz targets from codec_vectors.h, so
+ * that every golden and malformed vector the KUnit suite checks is also
+ * replayed under the sanitizers.  Usage: mkcorpus DIR
+ * (the checked-in corpus is tools/testing/fuzz/corpus).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <linux/kernel.h>
+#include <linux/unaligned.h>
+
+#include "shared/codec.h"
+#include "tests/codec_vectors.h"
+
+static void put(const char *dir, const char *target, unsigned int i,
+		const u8 *pre, size_t prelen, const u8 *buf, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, target);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%s/seed-%02u", dir, target, i);
+	f = fopen(path, "wb");
+	if (!f || fwrite(pre, 1, prelen, f) != prelen ||
+	    fwrite(buf, 1, len, f) != len || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	u8 buf[sizeof(rr2_vectors[0].w)];
+	unsigned int i, j;
+	u8 cfg;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s DIR\n", argv[0]);
+		return 2;
+	}
+	mkdir(argv[1], 0755);
+	for (i = 0; i < ARRAY_SIZE(rr2_vectors); i++) {
+		const struct rr2_vector *v = &rr2_vectors[i];
+
+		for (j = 0; j < ARRAY_SIZE(v->w); j++)
+			put_unaligned_be32(v->w[j], buf + 4 * j);
+		cfg = v->max_vers == 1;
+		put(argv[1], "hdr", i, &cfg, 1, buf, v->len);
+		put(argv[1], "first_reply", i, NULL, 0, buf, v->len);
+		if (v->len > RPCRDMA2_HDR_PREFIX_SIZE && v->w[1] == 2 &&
+		    v->w[3] == RDMA2_CONNPROP)
+			put(argv[1], "props", i, NULL, 0,
+			    buf + RPCRDMA2_HDR_PREFIX_SIZE,
+			    v->len - RPCRDMA2_HDR_PREFIX_SIZE);
+	}
+	for (i = 0; i < ARRAY_SIZE(rr2_cmp_vectors); i++)
+		put(argv[1], "cmp", i, NULL, 0, rr2_cmp_vectors[i].in,
+		    rr2_cmp_vectors[i].len);
+	return 0;
+}

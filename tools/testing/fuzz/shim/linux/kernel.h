@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Userspace stand-in for the <linux/kernel.h> helpers the codec uses. */
+#ifndef RR2_SHIM_LINUX_KERNEL_H
+#define RR2_SHIM_LINUX_KERNEL_H
+
+#include <linux/types.h>
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
+#define upper_32_bits(n)	((u32)(((n) >> 16) >> 16))
+#define lower_32_bits(n)	((u32)((n) & 0xffffffff))
+#define clamp_t(type, val, lo, hi) ({					\
+	type __v = (val), __l = (lo), __h = (hi);			\
+	__v < __l ? __l : (__v > __h ? __h : __v); })
+
+#endif
