@@ -8,7 +8,8 @@
 #      (C=1): any compiler or sparse diagnostic fails it
 #   2. checkpatch.pl --strict on every source file
 #   3. KUnit under kunit.py (tools/testing/kunit/run.sh)
-#   4. QEMU end-to-end scenarios on the unmodified Debian kernel
+#   4. the codec fuzz corpus replayed under ASan/UBSan (fuzz/fuzz.sh)
+#   5. QEMU end-to-end scenarios on the unmodified Debian kernel
 #
 # Runs setup.sh first (quick when the machine is ready), so that a fresh
 # machine needs only this command.  Set RR2_SKIP="kunit e2e ..." to leave
@@ -72,6 +73,7 @@ step setup "$RR2_REPO/tools/testing/setup.sh"
 step build build_w1
 step checkpatch "$RR2_REPO/tools/testing/checkpatch.sh"
 step kunit "$RR2_REPO/tools/testing/kunit/run.sh"
+step fuzz "$RR2_REPO/tools/testing/fuzz/fuzz.sh" replay
 step e2e e2e
 
 passed=$(grep -c '^PASS' "$results")
