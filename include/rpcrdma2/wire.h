@@ -91,6 +91,27 @@
 #define RDMA2_RVRSDIR_CONT		2
 #define RDMA2_RVRSDIR_GENL		3
 
+/*
+ * ---- Seed 004 characteristics extension (experimental, E-19) ----
+ * The 2016 ROPT_* codes 1-4 collide with seed 001 header types, so the
+ * four operations live on header types from the experimental range
+ * 0xFFFFFF00-0xFFFFFFFF, and only between rpcrdma2 peers that opted in.
+ */
+#define RDMA2_XCH_INITXCH		0xffffff01
+#define RDMA2_XCH_REQXCH		0xffffff02
+#define RDMA2_XCH_RESPXCH		0xffffff03
+#define RDMA2_XCH_UPDXCH		0xffffff04
+
+#define XCHAR_RBSIZ			1
+#define XCHAR_REQREMINV			2
+#define XCHAR_BRS			3
+
+#define BKREQSUP_NONE			0
+#define BKREQSUP_INLINE			1
+#define BKREQSUP_GENL			2
+
+#define XCHAR_RBSIZ_DEFAULT		4096
+
 /* ---- RFC 8797 CM private data ---- */
 #define RPCRDMA2_CMP_MAGIC		0xf6ab0e18
 #define RPCRDMA2_CMP_VERSION		1

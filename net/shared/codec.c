@@ -23,35 +23,7 @@
 
 #include "shared/codec.h"
 
-/* ---- reader ------------------------------------------------------- */
-
-struct rr2_rd {
-	const u8	*base;
-	u32		len;
-	u32		pos;		/* invariant: pos <= len */
-};
-
-static bool rd_u32(struct rr2_rd *r, u32 *v)
-{
-	if (r->len - r->pos < 4)
-		return false;
-	*v = get_unaligned_be32(r->base + r->pos);
-	r->pos += 4;
-	return true;
-}
-
-static bool rd_skip(struct rr2_rd *r, u32 n)
-{
-	if (r->len - r->pos < n)
-		return false;
-	r->pos += n;
-	return true;
-}
-
-static u32 rd_left(const struct rr2_rd *r)
-{
-	return r->len - r->pos;
-}
+#include "shared/xdr.h"
 
 /* ---- chunk lists (same layout in both versions) --------------------- */
 
@@ -221,7 +193,7 @@ int rpcrdma2_decode_props(const void *buf, u32 len,
 			  struct rpcrdma2_props *props)
 {
 	struct rr2_rd r = { .base = buf, .len = len };
-	u32 count, which, dlen, pad, i;
+	u32 count, which, dlen, i;
 	const u8 *data;
 	int ret = 0;
 
@@ -230,13 +202,7 @@ int rpcrdma2_decode_props(const void *buf, u32 len,
 	if (!rd_u32(&r, &count) || count > rd_left(&r) / 8)
 		return RDMA2_ERR_BAD_PROPVAL;
 	for (i = 0; i < count && !ret; i++) {
-		if (!rd_u32(&r, &which) || !rd_u32(&r, &dlen)) {
-			ret = RDMA2_ERR_BAD_PROPVAL;
-			break;
-		}
-		pad = (4 - (dlen & 3)) & 3;
-		data = r.base + r.pos;
-		if (!rd_skip(&r, dlen) || !rd_skip(&r, pad)) {
+		if (!rd_u32(&r, &which) || !rd_opaque(&r, &data, &dlen)) {
 			ret = RDMA2_ERR_BAD_PROPVAL;
 			break;
 		}
@@ -355,7 +321,18 @@ static int decode_v2(struct rr2_rd *r, const struct rpcrdma2_limits *lim,
 		if (!ret)
 			r->pos = r->len;
 		break;
-	default:	/* includes v1's MSGP and DONE (V2-FRAME-13, E-29) */
+	default:
+		/* the experimental seed 004 operations, when enabled */
+		if (lim->xchar && rpcrdma2_xch_htype(hdr->htype)) {
+			if (hdr->flags & (RDMA2_F_MORE | RDMA2_F_TPMORE))
+				return RDMA2_ERR_INVAL_HTYPE;
+			ret = rpcrdma2_decode_xch(r->base + r->pos, rd_left(r),
+						  hdr->htype, &hdr->xch);
+			if (!ret)
+				r->pos = r->len;
+			break;
+		}
+		/* v1's MSGP and DONE too (V2-FRAME-13, E-29, XCH-XOP-11) */
 		return RDMA2_ERR_INVAL_HTYPE;
 	}
 	hdr->hdrlen = r->pos;
@@ -513,24 +490,7 @@ rpcrdma2_classify_first_reply(const void *buf, u32 len, u32 *low, u32 *high)
 	return RPCRDMA2_FIRST_V2_ERROR;
 }
 
-/* ---- writer --------------------------------------------------------- */
-
-struct rr2_wr {
-	u8	*base;
-	u32	size;
-	u32	pos;
-	bool	overflow;
-};
-
-static void wr_u32(struct rr2_wr *w, u32 v)
-{
-	if (w->size - w->pos < 4) {
-		w->overflow = true;
-		return;
-	}
-	put_unaligned_be32(v, w->base + w->pos);
-	w->pos += 4;
-}
+/* ---- writer ------------------------------------------------------- */
 
 static void wr_seg(struct rr2_wr *w, const struct rpcrdma2_segment *seg)
 {
@@ -538,11 +498,6 @@ static void wr_seg(struct rr2_wr *w, const struct rpcrdma2_segment *seg)
 	wr_u32(w, seg->length);
 	wr_u32(w, upper_32_bits(seg->offset));
 	wr_u32(w, lower_32_bits(seg->offset));
-}
-
-static u32 wr_done(const struct rr2_wr *w)
-{
-	return w->overflow ? 0 : w->pos;
 }
 
 static void wr_common(struct rr2_wr *w, u32 xid, u32 vers, u32 credit,

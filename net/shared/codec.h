@@ -32,11 +32,15 @@
  */
 #define RPCRDMA2_DROP		(-1)
 
-/* Caps the decoder enforces on chunk lists (V2-ERR-32, -35, -38). */
+/*
+ * Caps the decoder enforces on chunk lists (V2-ERR-32, -35, -38), and
+ * whether the experimental seed 004 header types are accepted.
+ */
 struct rpcrdma2_limits {
 	u32	max_read_chunks;	/* distinct positions in a Read list */
 	u32	max_write_chunks;	/* chunks in a Write list */
 	u32	max_segments;		/* segments in any one chunk */
+	bool	xchar;			/* RDMA2_XCH_* (E-19), off by default */
 };
 
 struct rpcrdma2_segment {
@@ -69,6 +73,26 @@ struct rpcrdma2_props {
 	u32	unknown;		/* propvals skipped (V2-PROP-05) */
 };
 
+/* Seed 004 characteristics (xcharext.x); absent = default. */
+struct rpcrdma2_xchars {
+	u32	present;		/* bit (xcharid - 1) */
+	u32	rbsiz;
+	bool	reqreminv;
+	u32	brs;			/* BKREQSUP_* */
+	u32	unknown;		/* xcharvals skipped (XCH-XOP-05) */
+};
+
+#define RPCRDMA2_XCH_SUBSET_WORDS	4	/* cap on an xcharsubset */
+
+/* The body of one RDMA2_XCH_* message. */
+struct rpcrdma2_xch_msg {
+	/* INITXCH optixch_start, REQXCH optreqxch_want, UPDXCH now */
+	struct rpcrdma2_xchars	chars;
+	/* INITXCH nochg in [0]; RESPXCH done, rej, pend */
+	u32			subset[3][RPCRDMA2_XCH_SUBSET_WORDS];
+	bool			pendclr;	/* UPDXCH */
+};
+
 struct rpcrdma2_hdr {
 	/* rpcrdma_common: the four words every version starts with */
 	u32	xid;
@@ -90,6 +114,9 @@ struct rpcrdma2_hdr {
 
 	/* CONNPROP (Version 2), when not continued */
 	struct rpcrdma2_props props;
+
+	/* RDMA2_XCH_* (only with rpcrdma2_limits.xchar) */
+	struct rpcrdma2_xch_msg xch;
 
 	/* on a rejection: the argument of the error to answer with */
 	u32	reject_arg;
@@ -165,6 +192,14 @@ static inline u32 rpcrdma2_credit_word(u16 grant, u16 max)
 {
 	return (u32)max << RDMA2_CREDIT_MAX_SHIFT | grant;
 }
+
+/* ---- seed 004 characteristics extension (xchar.c) ---- */
+
+bool rpcrdma2_xch_htype(u32 htype);
+int rpcrdma2_decode_xch(const void *buf, u32 len, u32 htype,
+			struct rpcrdma2_xch_msg *m);
+u32 rpcrdma2_encode_xch(void *buf, u32 size, u32 xid, u32 credit, u32 htype,
+			const struct rpcrdma2_xch_msg *m);
 
 /* ---- RFC 8797 CM private data ---- */
 

@@ -47,11 +47,13 @@ KUNIT_ARRAY_PARAM(rr2c_vector, rr2_vectors, rr2c_vector_desc);
 static void v2_sec_17_vectors(struct kunit *test)
 {
 	const struct rr2_vector *v = test->param_value;
+	struct rpcrdma2_limits lim = rr2c_lim;
 	struct rpcrdma2_hdr hdr;
 	u8 *buf = rr2c_bytes(test, v->w, v->len);
 	int ret;
 
-	ret = rpcrdma2_decode_hdr(buf, v->len, v->max_vers, &rr2c_lim, &hdr);
+	lim.xchar = v->xchar;
+	ret = rpcrdma2_decode_hdr(buf, v->len, v->max_vers, &lim, &hdr);
 	KUNIT_EXPECT_EQ_MSG(test, ret, v->verdict, "%s", v->name);
 	if (ret == RDMA2_ERR_READ_CHUNKS || ret == RDMA2_ERR_WRITE_CHUNKS ||
 	    ret == RDMA2_ERR_SEGMENTS)
@@ -440,6 +442,68 @@ static void cmp_cmpd_encode_clamps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out[7], 0);
 }
 
+/* XCH-XOP-02/06/19/23, E-16, E-19: the four operations round trip. */
+static void xch_xop_round_trip(struct kunit *test)
+{
+	static const u32 ops[] = { RDMA2_XCH_INITXCH, RDMA2_XCH_REQXCH,
+				   RDMA2_XCH_RESPXCH, RDMA2_XCH_UPDXCH };
+	struct rpcrdma2_limits lim = rr2c_lim;
+	struct rpcrdma2_xch_msg m = {
+		.chars = { .present = 0x7, .rbsiz = 16384, .reqreminv = true,
+			   .brs = BKREQSUP_GENL },
+		.pendclr = true,
+	};
+	struct rpcrdma2_hdr hdr;
+	u8 buf[256];
+	u32 i, len;
+
+	/* element N is bit N % 32 of word N / 32, LSB first (E-16) */
+	m.subset[0][0] = 1u << 0;
+	m.subset[0][1] = 1u << 1;		/* element 33 */
+	m.subset[2][0] = 0x5;
+	lim.xchar = true;
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		len = rpcrdma2_encode_xch(buf, sizeof(buf), 0x77, 1, ops[i], &m);
+		KUNIT_ASSERT_GT(test, len, 20U);
+		KUNIT_ASSERT_EQ(test,
+				rpcrdma2_decode_hdr(buf, len, 2, &lim, &hdr), 0);
+		KUNIT_EXPECT_EQ(test, hdr.htype, ops[i]);
+		KUNIT_EXPECT_EQ(test, hdr.xid, 0x77U);	/* XCH-XOP-19 */
+		switch (ops[i]) {
+		case RDMA2_XCH_INITXCH:
+			KUNIT_EXPECT_EQ(test, hdr.xch.chars.present, 0x7U);
+			KUNIT_EXPECT_EQ(test, hdr.xch.chars.rbsiz, 16384U);
+			KUNIT_EXPECT_TRUE(test, hdr.xch.chars.reqreminv);
+			KUNIT_EXPECT_EQ(test, hdr.xch.chars.brs,
+					(u32)BKREQSUP_GENL);
+			KUNIT_EXPECT_EQ(test, hdr.xch.subset[0][1], 2U);
+			/* count 2: the trailing zero words are not sent */
+			KUNIT_EXPECT_EQ(test, get_unaligned_be32(buf + len - 12),
+					2U);
+			break;
+		case RDMA2_XCH_REQXCH:
+			KUNIT_EXPECT_EQ(test, hdr.xch.chars.present, 0x7U);
+			break;
+		case RDMA2_XCH_RESPXCH:
+			KUNIT_EXPECT_EQ(test, hdr.xch.subset[0][0], 1U);
+			KUNIT_EXPECT_EQ(test, hdr.xch.subset[0][1], 2U);
+			KUNIT_EXPECT_EQ(test, hdr.xch.subset[1][0], 0U);
+			KUNIT_EXPECT_EQ(test, hdr.xch.subset[2][0], 5U);
+			break;
+		case RDMA2_XCH_UPDXCH:
+			/* one xcharval: the lowest one present */
+			KUNIT_EXPECT_EQ(test, hdr.xch.chars.present, 0x1U);
+			KUNIT_EXPECT_EQ(test, hdr.xch.chars.rbsiz, 16384U);
+			KUNIT_EXPECT_TRUE(test, hdr.xch.pendclr);
+			KUNIT_EXPECT_EQ(test, len, 36U);
+			break;
+		}
+	}
+	/* not one of the four: nothing is encoded (XCH-XOP-01) */
+	KUNIT_EXPECT_EQ(test, rpcrdma2_encode_xch(buf, sizeof(buf), 0, 1,
+						  RDMA2_CONNPROP, &m), 0U);
+}
+
 static struct kunit_case rr2c_cases[] = {
 	KUNIT_CASE_PARAM(v2_sec_17_vectors, rr2c_vector_gen_params),
 	KUNIT_CASE(v2_frame_05_msg_golden),
@@ -457,6 +521,7 @@ static struct kunit_case rr2c_cases[] = {
 	KUNIT_CASE(v2_frame_23_first_reply),
 	KUNIT_CASE(cmp_cmpd_vectors),
 	KUNIT_CASE(cmp_cmpd_encode_clamps),
+	KUNIT_CASE(xch_xop_round_trip),
 	{ }
 };
 

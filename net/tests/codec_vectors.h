@@ -23,36 +23,38 @@ struct rr2_vector {
 	int		verdict;	/* 0, RPCRDMA2_DROP or RDMA2_ERR_* */
 	u32		reject_arg;	/* for READ/WRITE_CHUNKS, SEGMENTS */
 	u32		w[36];		/* the message, as big-endian words */
+	bool		xchar;		/* decode with the seed 004 extension */
 };
 
 #define XID	0x11223344
 #define CRED	0x00200020	/* v2: max 32, grant 32 */
 
-/* v2 prefix: xid, vers, credit, htype, flags */
-#define P2(htype, flags)	XID, 2, CRED, (htype), (flags)
-/* a segment: handle, length, offset (two words) */
-#define SEG(h, l)		(h), (l), 0, 0x1000
+/*
+ * Written out word by word: a v2 prefix is XID, 2, CRED, htype, flags;
+ * a segment is handle, length, offset (two words).
+ */
 
 static const struct rr2_vector rr2_vectors[] = {
 	/* ---- accepted ---- */
 	{ "V2-FRAME-05 msg without chunks", 2, 40, 0, 0,
-	  { P2(RDMA2_MSG, 0), 0, 0, 0, 0, XID } },
+	  { XID, 2, CRED, RDMA2_MSG, 0, 0, 0, 0, 0, XID } },
 	{ "V2-FRAME-07 reserved flag bits ignored", 2, 40, 0, 0,
-	  { P2(RDMA2_MSG, 0xfffffff8), 0, 0, 0, 0, XID } },
+	  { XID, 2, CRED, RDMA2_MSG, 0xfffffff8, 0, 0, 0, 0, XID } },
 	{ "V2-CRED-08 credit grant", 2, 36, 0, 0,
 	  { 0, 2, CRED, RDMA2_NOMSG, 0, 0, 0, 0, 0 } },
 	{ "V2-CHUNK-11 read list, two segments one chunk", 2, 96, 0, 0,
-	  { P2(RDMA2_MSG, 0), 0,
-	    1, 8, SEG(0x101, 100), 1, 8, SEG(0x102, 200), 0,
+	  { XID, 2, CRED, RDMA2_MSG, 0, 0,
+	    1, 8, 0x101, 100, 0, 0x1000, 1, 8, 0x102, 200, 0, 0x1000, 0,
 	    0, 0, XID, 0, 0 } },
 	{ "V2-CHUNK-17 write list and reply chunk", 2, 96, 0, 0,
-	  { P2(RDMA2_NOMSG, RDMA2_F_RESPONSE), 0x77, 0,
-	    1, 2, SEG(0x201, 4096), SEG(0x202, 4096), 0,
-	    1, 1, SEG(0x301, 8192) } },
+	  { XID, 2, CRED, RDMA2_NOMSG, RDMA2_F_RESPONSE, 0x77, 0,
+	    1, 2, 0x201, 4096, 0, 0x1000, 0x202, 4096, 0, 0x1000, 0,
+	    1, 1, 0x301, 8192, 0, 0x1000 } },
 	{ "V2-FRAME-12 error VERS", 2, 32, 0, 0,
-	  { P2(RDMA2_ERROR, RDMA2_F_RESPONSE), RDMA2_ERR_VERS, 1, 2 } },
+	  { XID, 2, CRED, RDMA2_ERROR, RDMA2_F_RESPONSE,
+	    RDMA2_ERR_VERS, 1, 2 } },
 	{ "V2-ERR-06 unknown error code decodes", 2, 24, 0, 0,
-	  { P2(RDMA2_ERROR, RDMA2_F_RESPONSE), 77 } },
+	  { XID, 2, CRED, RDMA2_ERROR, RDMA2_F_RESPONSE, 77 } },
 	{ "V2-PROP-05 connprop, unknown propid skipped", 2, 48, 0, 0,
 	  { 0, 2, CRED, RDMA2_CONNPROP, 0, 2,
 	    RDMA2_PROPID_RBSIZ, 4, 8192, 0x999, 4, 0xdeadbeef } },
@@ -68,13 +70,13 @@ static const struct rr2_vector rr2_vectors[] = {
 	{ "V2-ERR-01 empty message", 2, 0, RPCRDMA2_DROP, 0, { 0 } },
 	{ "V2-ERR-01 four octets", 2, 4, RPCRDMA2_DROP, 0, { XID } },
 	{ "V2-ERR-01 nineteen octets", 2, 19, RPCRDMA2_DROP, 0,
-	  { P2(RDMA2_MSG, 0) } },
+	  { XID, 2, CRED, RDMA2_MSG, 0 } },
 	{ "RFC8166 v1 DONE is dropped", 2, 16, RPCRDMA2_DROP, 0,
 	  { XID, 1, 32, RDMA_DONE } },
 	{ "V2-ERR-01 truncated error is dropped", 2, 20, RPCRDMA2_DROP, 0,
-	  { P2(RDMA2_ERROR, RDMA2_F_RESPONSE) } },
+	  { XID, 2, CRED, RDMA2_ERROR, RDMA2_F_RESPONSE } },
 	{ "V2-ERR-01 error VERS without its range", 2, 28, RPCRDMA2_DROP, 0,
-	  { P2(RDMA2_ERROR, RDMA2_F_RESPONSE), RDMA2_ERR_VERS, 1 } },
+	  { XID, 2, CRED, RDMA2_ERROR, RDMA2_F_RESPONSE, RDMA2_ERR_VERS, 1 } },
 	{ "RFC8166 v1 error VERS without its range", 2, 24, RPCRDMA2_DROP, 0,
 	  { XID, 1, 32, RDMA_ERROR, ERR_VERS, 1 } },
 
@@ -84,65 +86,71 @@ static const struct rr2_vector rr2_vectors[] = {
 	{ "V2-ERR-13 version 0", 2, 16, RDMA2_ERR_VERS, 0,
 	  { XID, 0, CRED, RDMA2_MSG } },
 	{ "V2-FRAME-17 version 2 to a v1-only peer", 1, 40, RDMA2_ERR_VERS, 0,
-	  { P2(RDMA2_MSG, 0), 0, 0, 0, 0, XID } },
+	  { XID, 2, CRED, RDMA2_MSG, 0, 0, 0, 0, 0, XID } },
 
 	/* ---- INVAL_HTYPE ---- */
 	{ "V2-ERR-17 htype 2 (v1 MSGP)", 2, 36, RDMA2_ERR_INVAL_HTYPE, 0,
-	  { P2(2, 0), 0, 0, 0, 0 } },
+	  { XID, 2, CRED, 2, 0, 0, 0, 0, 0 } },
 	{ "V2-ERR-17 htype 3 (v1 DONE)", 2, 36, RDMA2_ERR_INVAL_HTYPE, 0,
-	  { P2(3, 0), 0, 0, 0, 0 } },
+	  { XID, 2, CRED, 3, 0, 0, 0, 0, 0 } },
 	{ "V2-ERR-17 htype 6", 2, 36, RDMA2_ERR_INVAL_HTYPE, 0,
-	  { P2(6, 0), 0, 0, 0, 0 } },
+	  { XID, 2, CRED, 6, 0, 0, 0, 0, 0 } },
 	{ "V2-ERR-17 htype 0xffffffff", 2, 36, RDMA2_ERR_INVAL_HTYPE, 0,
-	  { P2(0xffffffff, 0), 0, 0, 0, 0 } },
+	  { XID, 2, CRED, 0xffffffff, 0, 0, 0, 0, 0 } },
 	{ "V2-PROP-12 TPMORE on a MSG", 2, 40, RDMA2_ERR_INVAL_HTYPE, 0,
-	  { P2(RDMA2_MSG, RDMA2_F_TPMORE), 0, 0, 0, 0, XID } },
+	  { XID, 2, CRED, RDMA2_MSG, RDMA2_F_TPMORE, 0, 0, 0, 0, XID } },
 	{ "RFC8166 v1 MSGP answered with ERR_CHUNK", 2, 36,
 	  RDMA2_ERR_INVAL_HTYPE, 0,
 	  { XID, 1, 32, RDMA_MSGP, 0, 0, 0, 0, 0 } },
 
 	/* ---- INVAL_CONT ---- */
 	{ "V2-CONT-07 MORE on a NOMSG", 2, 36, RDMA2_ERR_INVAL_CONT, 0,
-	  { P2(RDMA2_NOMSG, RDMA2_F_MORE), 0, 0, 0, 0 } },
+	  { XID, 2, CRED, RDMA2_NOMSG, RDMA2_F_MORE, 0, 0, 0, 0 } },
 	{ "V2-CONT-08 MORE with a write chunk", 2, 64, RDMA2_ERR_INVAL_CONT, 0,
-	  { P2(RDMA2_MSG, RDMA2_F_MORE), 0, 0,
-	    1, 1, SEG(0x201, 4096), 0, 0, XID } },
+	  { XID, 2, CRED, RDMA2_MSG, RDMA2_F_MORE, 0, 0,
+	    1, 1, 0x201, 4096, 0, 0x1000, 0, 0, XID } },
 
 	/* ---- BAD_XDR ---- */
 	{ "V2-ERR-26 body truncated", 2, 24, RDMA2_ERR_BAD_XDR, 0,
-	  { P2(RDMA2_MSG, 0), 0 } },
+	  { XID, 2, CRED, RDMA2_MSG, 0, 0 } },
 	{ "V2-ERR-26 list discriminator 2", 2, 40, RDMA2_ERR_BAD_XDR, 0,
-	  { P2(RDMA2_MSG, 0), 0, 2, 0, 0, XID } },
+	  { XID, 2, CRED, RDMA2_MSG, 0, 0, 2, 0, 0, XID } },
 	{ "V2-ERR-26 read segment truncated", 2, 40, RDMA2_ERR_BAD_XDR, 0,
-	  { P2(RDMA2_MSG, 0), 0, 1, 0, 0x101, 100 } },
+	  { XID, 2, CRED, RDMA2_MSG, 0, 0, 1, 0, 0x101, 100 } },
 	{ "V2-ERR-26 write count past the end", 2, 52, RDMA2_ERR_BAD_XDR, 0,
-	  { P2(RDMA2_MSG, 0), 0, 0, 1, 0x10000000, SEG(1, 2) } },
+	  { XID, 2, CRED, RDMA2_MSG, 0,
+	    0, 0, 1, 0x10000000, 1, 2, 0, 0x1000 } },
 	{ "V2-ERR-26 reply count past the end", 2, 40, RDMA2_ERR_BAD_XDR, 0,
-	  { P2(RDMA2_MSG, 0), 0, 0, 0, 1, 0xffffffff } },
+	  { XID, 2, CRED, RDMA2_MSG, 0, 0, 0, 0, 1, 0xffffffff } },
 	{ "V2-CHUNK-13 misaligned position", 2, 64, RDMA2_ERR_BAD_XDR, 0,
-	  { P2(RDMA2_MSG, 0), 0, 1, 6, SEG(0x101, 100), 0, 0, 0, XID } },
+	  { XID, 2, CRED, RDMA2_MSG, 0,
+	    0, 1, 6, 0x101, 100, 0, 0x1000, 0, 0, 0, XID } },
 	{ "E-07 empty NOMSG with a non-zero xid", 2, 36, RDMA2_ERR_BAD_XDR, 0,
-	  { P2(RDMA2_NOMSG, 0), 0, 0, 0, 0 } },
+	  { XID, 2, CRED, RDMA2_NOMSG, 0, 0, 0, 0, 0 } },
 	{ "RFC8166 v1 truncated lists (ERR_CHUNK)", 2, 20, RDMA2_ERR_BAD_XDR, 0,
 	  { XID, 1, 32, RDMA_MSG, 0 } },
 
 	/* ---- chunk limits ---- */
 	{ "V2-ERR-32 three read chunks", 2, 112, RDMA2_ERR_READ_CHUNKS,
 	  RR2V_MAX_READ_CHUNKS,
-	  { P2(RDMA2_MSG, 0), 0, 1, 0, SEG(1, 4), 1, 8, SEG(2, 4),
-	    1, 16, SEG(3, 4), 0, 0, 0, XID } },
+	  { XID, 2, CRED, RDMA2_MSG, 0,
+	    0, 1, 0, 1, 4, 0, 0x1000, 1, 8, 2, 4, 0, 0x1000,
+	    1, 16, 3, 4, 0, 0x1000, 0, 0, 0, XID } },
 	{ "V2-ERR-35 three write chunks", 2, 108, RDMA2_ERR_WRITE_CHUNKS,
 	  RR2V_MAX_WRITE_CHUNKS,
-	  { P2(RDMA2_MSG, 0), 0, 0, 1, 1, SEG(1, 4), 1, 1, SEG(2, 4),
-	    1, 1, SEG(3, 4), 0, 0 } },
+	  { XID, 2, CRED, RDMA2_MSG, 0,
+	    0, 0, 1, 1, 1, 4, 0, 0x1000, 1, 1, 2, 4, 0, 0x1000,
+	    1, 1, 3, 4, 0, 0x1000, 0, 0 } },
 	{ "V2-ERR-38 four segments in a write chunk", 2, 108, RDMA2_ERR_SEGMENTS,
 	  RR2V_MAX_SEGMENTS,
-	  { P2(RDMA2_MSG, 0), 0, 0, 1, 4, SEG(1, 4), SEG(2, 4), SEG(3, 4),
-	    SEG(4, 4), 0, 0 } },
+	  { XID, 2, CRED, RDMA2_MSG, 0,
+	    0, 0, 1, 4, 1, 4, 0, 0x1000, 2, 4, 0, 0x1000, 3, 4, 0, 0x1000,
+	    4, 4, 0, 0x1000, 0, 0 } },
 	{ "V2-ERR-38 four segments in a read chunk", 2, 132, RDMA2_ERR_SEGMENTS,
 	  RR2V_MAX_SEGMENTS,
-	  { P2(RDMA2_MSG, 0), 0, 1, 0, SEG(1, 4), 1, 0, SEG(2, 4),
-	    1, 0, SEG(3, 4), 1, 0, SEG(4, 4), 0, 0, 0 } },
+	  { XID, 2, CRED, RDMA2_MSG, 0,
+	    0, 1, 0, 1, 4, 0, 0x1000, 1, 0, 2, 4, 0, 0x1000,
+	    1, 0, 3, 4, 0, 0x1000, 1, 0, 4, 4, 0, 0x1000, 0, 0, 0 } },
 
 	/* ---- BAD_PROPVAL ---- */
 	{ "V2-PROP-03 propval runs past the end", 2, 36,
@@ -156,6 +164,29 @@ static const struct rr2_vector rr2_vectors[] = {
 	    0x10000000 } },
 	{ "V2-PROP-04 BRS out of range", 2, 36, RDMA2_ERR_BAD_PROPVAL, 0,
 	  { 0, 2, CRED, RDMA2_CONNPROP, 0, 1, RDMA2_PROPID_BRS, 4, 7 } },
+
+	/* ---- seed 004 extension on experimental header types (E-19) ---- */
+	{ "XCH-XOP-11 INITXCH to a peer without the extension", 2, 40,
+	  RDMA2_ERR_INVAL_HTYPE, 0,
+	  { 0, 2, CRED, RDMA2_XCH_INITXCH, 0, 1, XCHAR_RBSIZ, 4, 8192, 0 } },
+	{ "XCH-XOP-02 INITXCH accepted when enabled", 2, 48, 0, 0,
+	  { 0, 2, CRED, RDMA2_XCH_INITXCH, 0, 1, XCHAR_RBSIZ, 4, 8192,
+	    1, 0x4 }, true },
+	{ "XCH-XOP-03 xcharval runs past the end", 2, 36, RDMA2_ERR_BAD_XDR, 0,
+	  { 0, 2, CRED, RDMA2_XCH_REQXCH, 0, 1, XCHAR_RBSIZ, 8, 8192 }, true },
+	{ "XCH-XOP-04 REQREMINV is not a bool", 2, 36, RDMA2_ERR_BAD_XDR, 0,
+	  { 0, 2, CRED, RDMA2_XCH_REQXCH, 0, 1, XCHAR_REQREMINV, 4, 2 }, true },
+	{ "XCH-XOP-05 unknown xcharid skipped", 2, 36, 0, 0,
+	  { 0, 2, CRED, RDMA2_XCH_REQXCH, 0, 1, 0xffffff10, 4, 1 }, true },
+	{ "XCH-XOP-23 UPDXCH with pendclr", 2, 36, 0, 0,
+	  { 0, 2, CRED, RDMA2_XCH_UPDXCH, 0, XCHAR_BRS, 4, BKREQSUP_GENL, 1 },
+	  true },
+	{ "V2-SEC-17 RESPXCH subset over the cap", 2, 28, RDMA2_ERR_BAD_XDR, 0,
+	  { XID, 2, CRED, RDMA2_XCH_RESPXCH, 0, 5, 1 }, true },
+	{ "XCH-XOP-11 MORE on an xchar operation", 2, 36,
+	  RDMA2_ERR_INVAL_HTYPE, 0,
+	  { 0, 2, CRED, RDMA2_XCH_REQXCH, RDMA2_F_MORE, 1, 0x99, 0, 0 },
+	  true },
 };
 
 /* RFC 8797 CM private data (shared/spec/cm-private-data.md, section 6) */
@@ -184,7 +215,5 @@ static const struct rr2_cmp_vector rr2_cmp_vectors[] = {
 
 #undef XID
 #undef CRED
-#undef P2
-#undef SEG
 
 #endif /* RPCRDMA2_CODEC_VECTORS_H */

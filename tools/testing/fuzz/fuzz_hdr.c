@@ -3,9 +3,10 @@
  * Fuzz target for rpcrdma2_decode_hdr() and the list accessors.
  *
  * Input: one configuration octet, then the received message.  The
- * octet picks the highest version (bit 0: 1 = Version 1 only) and adds
- * 0-3, 0-3 and 0-7 to the read-chunk, write-chunk and segment caps of
- * codec_vectors.h, so configuration 0 decodes the vectors as KUnit does.
+ * octet picks the highest version (bit 0: 1 = Version 1 only), adds
+ * 0-3, 0-3 and 0-3 to the read-chunk, write-chunk and segment caps of
+ * codec_vectors.h, and bit 7 enables the seed 004 extension, so the
+ * corpus decodes each vector exactly as KUnit does.
  *
  * Checked on every input, beyond what the sanitizers see:
  *  - the verdict is 0, RPCRDMA2_DROP or a defined RDMA2_ERR_* code;
@@ -100,7 +101,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	max_vers = (cfg & 1) ? RPCRDMA2_VERS_1 : RPCRDMA2_VERS_2;
 	lim.max_read_chunks = RR2V_MAX_READ_CHUNKS + ((cfg >> 1) & 3);
 	lim.max_write_chunks = RR2V_MAX_WRITE_CHUNKS + ((cfg >> 3) & 3);
-	lim.max_segments = RR2V_MAX_SEGMENTS + ((cfg >> 5) & 7);
+	lim.max_segments = RR2V_MAX_SEGMENTS + ((cfg >> 5) & 3);
+	lim.xchar = cfg & 0x80;
 
 	ret = rpcrdma2_decode_hdr(data, len, max_vers, &lim, &h);
 	RR2_CHECK(ret == 0 || ret == RPCRDMA2_DROP ||

@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 
 		for (j = 0; j < ARRAY_SIZE(v->w); j++)
 			put_unaligned_be32(v->w[j], buf + 4 * j);
-		cfg = v->max_vers == 1;
+		cfg = (v->max_vers == 1) | (v->xchar ? 0x80 : 0);
 		put(argv[1], "hdr", i, &cfg, 1, buf, v->len);
 		put(argv[1], "first_reply", i, NULL, 0, buf, v->len);
 		if (v->len > RPCRDMA2_HDR_PREFIX_SIZE && v->w[1] == 2 &&
