@@ -278,6 +278,51 @@ static void rfc8166_round_trip(struct kunit *test)
 	rr2c_round_trip(test, 1);
 }
 
+/*
+ * RFC 8166 interop: what the stock client and server sent decodes to
+ * the header they meant, and encodes back to the same octets.
+ */
+static void rfc8166_stock_captures(struct kunit *test)
+{
+	const struct rr2_stock_vector *v = rr2_stock_vectors;
+	struct rpcrdma2_limits lim = {
+		.max_read_chunks = 8, .max_write_chunks = 8, .max_segments = 16,
+	};
+	struct rpcrdma2_segment seg;
+	struct rpcrdma2_hdr hdr;
+	unsigned int i;
+	u32 pos;
+	u8 *buf;
+
+	for (i = 0; i < ARRAY_SIZE(rr2_stock_vectors); i++, v++) {
+		buf = rr2c_bytes(test, v->w, v->len);
+		KUNIT_ASSERT_EQ_MSG(test,
+				    rpcrdma2_decode_hdr(buf, v->len, 2, &lim, &hdr),
+				    0, "%s", v->name);
+		KUNIT_EXPECT_EQ_MSG(test, hdr.vers, 1U, "%s", v->name);
+		KUNIT_EXPECT_EQ_MSG(test, hdr.htype, v->htype, "%s", v->name);
+		KUNIT_EXPECT_EQ_MSG(test, hdr.hdrlen, v->hdrlen, "%s", v->name);
+		KUNIT_EXPECT_EQ_MSG(test, hdr.reads.segments, v->read_segs,
+				    "%s", v->name);
+		KUNIT_EXPECT_EQ_MSG(test, hdr.writes.chunks, v->write_chunks,
+				    "%s", v->name);
+		KUNIT_EXPECT_EQ_MSG(test, hdr.writes.segments, v->write_segs,
+				    "%s", v->name);
+		KUNIT_EXPECT_EQ_MSG(test, hdr.reply.segments, v->reply_segs,
+				    "%s", v->name);
+		/* an RDMA_MSG's payload starts with the RPC xid (V2-ERR-26) */
+		if (hdr.htype == RDMA_MSG)
+			KUNIT_EXPECT_EQ_MSG(test,
+					    get_unaligned_be32(buf + hdr.hdrlen),
+					    hdr.xid, "%s", v->name);
+		if (hdr.reads.segments) {
+			rpcrdma2_read_seg(buf, &hdr, 0, &pos, &seg);
+			KUNIT_EXPECT_EQ(test, pos & 3, 0U);
+			KUNIT_EXPECT_GT(test, seg.length, 0U);
+		}
+	}
+}
+
 /* Every error body decodes to what was encoded (V2-FRAME-12). */
 static void v2_err_round_trip(struct kunit *test)
 {
@@ -514,6 +559,7 @@ static struct kunit_case rr2c_cases[] = {
 	KUNIT_CASE(v2_sec_01_encode_never_overruns),
 	KUNIT_CASE(v2_chunk_11_round_trip),
 	KUNIT_CASE(rfc8166_round_trip),
+	KUNIT_CASE(rfc8166_stock_captures),
 	KUNIT_CASE(v2_err_round_trip),
 	KUNIT_CASE(v2_prop_08_connprop_round_trip),
 	KUNIT_CASE(v2_prop_18_all_or_nothing),

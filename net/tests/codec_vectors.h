@@ -189,6 +189,75 @@ static const struct rr2_vector rr2_vectors[] = {
 	  true },
 };
 
+/*
+ * Version 1 headers the stock Linux client (rpcrdma.ko) and server
+ * (svcrdma) really sent over rxe, recorded by the "capture" QEMU
+ * scenario (tools/testing/qemu/scenarios/capture.sh) on Debian's
+ * 6.12.117 kernel: the header and the first words of the RPC message.
+ */
+struct rr2_stock_vector {
+	const char	*name;
+	u32		len;
+	u32		htype;
+	u32		hdrlen;
+	u32		read_segs;
+	u32		write_chunks;
+	u32		write_segs;
+	u32		reply_segs;
+	u32		w[36];
+};
+
+static const struct rr2_stock_vector rr2_stock_vectors[] = {
+	{ "RFC8166 stock client NFSv3 NULL call", 68, 0, 28, 0, 0, 0, 0,
+	  { 0xf1489710, 0x00000001, 0x00000080, 0x00000000, 0x00000000, 0x00000000,
+	    0x00000000, 0xf1489710, 0x00000000, 0x00000002, 0x000186a3, 0x00000003,
+	    0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000 } },
+	{ "RFC8166 stock client NFSv3 READ call, write chunk",
+	  80, 0, 52, 0, 1, 1, 0,
+	  { 0xeb9be3e1, 0x00000001, 0x00000080, 0x00000000, 0x00000000, 0x00000001,
+	    0x00000001, 0x0000242e, 0x00001000, 0xeb9be3e1, 0x11002000, 0x00000000,
+	    0x00000000, 0xeb9be3e1, 0x00000000, 0x00000002, 0x000186a3, 0x00000003,
+	    0x00000006, 0x00000001 } },
+	{ "RFC8166 stock client NFSv3 WRITE call, read chunk at 116",
+	  80, 0, 52, 1, 0, 0, 0,
+	  { 0x4ef0442f, 0x00000001, 0x00000080, 0x00000000, 0x00000001, 0x00000074,
+	    0x00001503, 0x00010000, 0x4ef0442f, 0x11bac000, 0x00000000, 0x00000000,
+	    0x00000000, 0x4ef0442f, 0x00000000, 0x00000002, 0x000186a3, 0x00000003,
+	    0x00000007, 0x00000001 } },
+	{ "RFC8166 stock client NFSACL call, 3-segment reply chunk",
+	  100, 0, 80, 0, 0, 0, 3,
+	  { 0x4af0442f, 0x00000001, 0x00000080, 0x00000000, 0x00000000, 0x00000000,
+	    0x00000001, 0x00000003, 0x0000184b, 0x00000100, 0x4af0442f, 0x44c87800,
+	    0x000017b7, 0x00007000, 0x4af0442f, 0x443c4000, 0x00001682, 0x00000004,
+	    0x4af0442f, 0x44c87900, 0x4af0442f, 0x00000000, 0x00000002, 0x00018783,
+	    0x00000003 } },
+	{ "RFC8166 stock client NFSv4 COMPOUND, read chunk at 184",
+	  76, 0, 52, 1, 0, 0, 0,
+	  { 0x3e73aac6, 0x00000001, 0x00000080, 0x00000000, 0x00000001, 0x000000b8,
+	    0x00002d60, 0x00010000, 0x3e73aac6, 0x1100c000, 0x00000000, 0x00000000,
+	    0x00000000, 0x3e73aac6, 0x00000000, 0x00000002, 0x000186a3, 0x00000004,
+	    0x00000001 } },
+	{ "RFC8166 stock svcrdma reply without chunks", 52, 0, 28, 0, 0, 0, 0,
+	  { 0x42f0442f, 0x00000001, 0x00000040, 0x00000000, 0x00000000, 0x00000000,
+	    0x00000000, 0x42f0442f, 0x00000001, 0x00000000, 0x00000000, 0x00000000,
+	    0x00000000 } },
+	{ "RFC8166 stock svcrdma NOMSG, reply chunk lengths returned",
+	  80, 1, 80, 0, 0, 0, 3,
+	  { 0x4af0442f, 0x00000001, 0x00000040, 0x00000001, 0x00000000, 0x00000000,
+	    0x00000001, 0x00000003, 0x0000184b, 0x00000088, 0x4af0442f, 0x44c87800,
+	    0x000017b7, 0x00000000, 0x4af0442f, 0x443c4000, 0x00001682, 0x00000000,
+	    0x4af0442f, 0x44c87900 } },
+	{ "RFC8166 stock svcrdma NOMSG by Send With Invalidate",
+	  48, 1, 48, 0, 0, 0, 1,
+	  { 0x2273aac6, 0x00000001, 0x00000040, 0x00000001, 0x00000000, 0x00000000,
+	    0x00000001, 0x00000001, 0x00003073, 0x0000006c, 0x2273aac6, 0x44cba000 } },
+	{ "RFC8166 stock svcrdma READ reply, write chunk of 200",
+	  68, 0, 52, 0, 1, 1, 0,
+	  { 0x87954ead, 0x00000001, 0x00000040, 0x00000000, 0x00000000, 0x00000001,
+	    0x00000001, 0x00003a80, 0x000000c8, 0x87954ead, 0x10fb3000, 0x00000000,
+	    0x00000000, 0x87954ead, 0x00000001, 0x00000000, 0x00000000 } },
+};
+
 /* RFC 8797 CM private data (shared/spec/cm-private-data.md, section 6) */
 struct rr2_cmp_vector {
 	u8	in[12];

@@ -23,7 +23,7 @@ static void put(const char *dir, const char *target, unsigned int i,
 
 	snprintf(path, sizeof(path), "%s/%s", dir, target);
 	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/%s/seed-%02u", dir, target, i);
+	snprintf(path, sizeof(path), "%s/%s/seed-%03u", dir, target, i);
 	f = fopen(path, "wb");
 	if (!f || fwrite(pre, 1, prelen, f) != prelen ||
 	    fwrite(buf, 1, len, f) != len || fclose(f)) {
@@ -56,6 +56,14 @@ int main(int argc, char **argv)
 			put(argv[1], "props", i, NULL, 0,
 			    buf + RPCRDMA2_HDR_PREFIX_SIZE,
 			    v->len - RPCRDMA2_HDR_PREFIX_SIZE);
+	}
+	for (i = 0; i < ARRAY_SIZE(rr2_stock_vectors); i++) {
+		const struct rr2_stock_vector *v = &rr2_stock_vectors[i];
+
+		for (j = 0; j < ARRAY_SIZE(v->w); j++)
+			put_unaligned_be32(v->w[j], buf + 4 * j);
+		cfg = 0x7e;	/* version 2, the largest caps */
+		put(argv[1], "hdr", 100 + i, &cfg, 1, buf, v->len);
 	}
 	for (i = 0; i < ARRAY_SIZE(rr2_cmp_vectors); i++)
 		put(argv[1], "cmp", i, NULL, 0, rr2_cmp_vectors[i].in,

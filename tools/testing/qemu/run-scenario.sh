@@ -51,6 +51,16 @@ rm -rf "$run" && mkdir -p "$run/overlay/rr2"
 install -m 0755 "$(dirname "$0")/guest/init" "$run/overlay/init"
 cp "$(dirname "$0")/guest/lib.sh" "$run/overlay/rr2/"
 cp -r "$(dirname "$0")/scenarios" "$run/overlay/rr2/"
+# Guest tools: built statically on the host, so the image needs none.
+mkdir -p "$run/overlay/rr2/bin" "$RR2_CACHE/guest-tools"
+for src in "$(dirname "$0")"/guest-tools/*.c; do
+	bin=$RR2_CACHE/guest-tools/$(basename "$src" .c)
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+		gcc -static -O2 -Wall -Wextra -o "$bin" "$src" ||
+			rr2_die "cannot build $src"
+	fi
+	cp "$bin" "$run/overlay/rr2/bin/"
+done
 if [ "$cmod" = ours ] || [ "$smod" = ours ]; then
 	ko=$RR2_REPO/rpcrdma2.ko
 	[ -f "$ko" ] || rr2_die "rpcrdma2.ko not built (make)"
