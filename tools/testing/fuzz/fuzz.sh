@@ -7,14 +7,14 @@
 #   fuzz.sh run [-t SECONDS] [TARGET...]
 #                               fuzz each target for SECONDS (default 60),
 #                               print executions and crashes
-# Targets: hdr props cmp first_reply.  New corpus entries from "run" go
+# Targets: hdr props cmp first_reply reasm.  New corpus entries from "run" go
 # to $RPCRDMA2_CACHE/fuzz/TARGET, not into git; crashes land in
 # $RPCRDMA2_CACHE/fuzz/crashes.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
-targets="hdr props cmp first_reply"
+targets="hdr props cmp first_reply reasm"
 mode=${1:-replay}
 shift || true
 secs=60

@@ -65,6 +65,19 @@ int main(int argc, char **argv)
 		cfg = 0x7e;	/* version 2, the largest caps */
 		put(argv[1], "hdr", 100 + i, &cfg, 1, buf, v->len);
 	}
+	/* continuation: a sequence, a fault, a cap overrun (cont_test.c) */
+	{
+		static const u8 seq[] = { 16, 0, 0, 1, 200, 0, 0, 1, 200,
+					  0, 0, 0, 10 };
+		static const u8 fault[] = { 255, 0, 0, 1, 50, 1, 0, 1, 50,
+					    0, 0, 0, 1, 1, 0, 0, 1 };
+		static const u8 cap[] = { 1, 2, 2, 1, 10, 2, 2, 1, 10,
+					  2, 2, 0, 10 };
+
+		put(argv[1], "reasm", 0, NULL, 0, seq, sizeof(seq));
+		put(argv[1], "reasm", 1, NULL, 0, fault, sizeof(fault));
+		put(argv[1], "reasm", 2, NULL, 0, cap, sizeof(cap));
+	}
 	for (i = 0; i < ARRAY_SIZE(rr2_cmp_vectors); i++)
 		put(argv[1], "cmp", i, NULL, 0, rr2_cmp_vectors[i].in,
 		    rr2_cmp_vectors[i].len);
