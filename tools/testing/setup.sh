@@ -29,9 +29,16 @@ done
 if [ -n "$missing" ]; then
 	rr2_log "installing:$missing"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q >/dev/null
-	# shellcheck disable=SC2086
-	apt-get install -y -q --no-install-recommends $missing >/dev/null
+	# a mirror hiccup should not fail a fresh machine: try three times
+	for try in 1 2 3; do
+		# shellcheck disable=SC2086
+		apt-get update -q > /dev/null &&
+			apt-get install -y -q --no-install-recommends $missing > /dev/null &&
+			break
+		[ "$try" = 3 ] && rr2_die "apt-get failed three times"
+		rr2_log "apt-get failed, retrying"
+		sleep 10
+	done
 fi
 
 mkdir -p "$RR2_CACHE" "$RR2_OUT"

@@ -46,9 +46,15 @@ stamp="$GUEST_PKGS"
 if [ ! -f rootfs/.stamp ] || [ "$(cat rootfs/.stamp)" != "$stamp" ]; then
 	rr2_log "guest: debootstrap bookworm (a few minutes)"
 	rm -rf rootfs rootfs.tmp
-	debootstrap --variant=minbase --include="$GUEST_PKGS" \
-		bookworm rootfs.tmp "$(mirror)" > debootstrap.log 2>&1 ||
-		{ tail -n 30 debootstrap.log; rr2_die "debootstrap failed"; }
+	for try in 1 2; do
+		debootstrap --variant=minbase --include="$GUEST_PKGS" \
+			bookworm rootfs.tmp "$(mirror)" > debootstrap.log 2>&1 &&
+			break
+		tail -n 30 debootstrap.log >&2
+		[ "$try" = 2 ] && rr2_die "debootstrap failed"
+		rm -rf rootfs.tmp
+		sleep 10
+	done
 	mv rootfs.tmp rootfs
 	echo "$stamp" > rootfs/.stamp
 fi
