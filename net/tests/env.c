@@ -358,24 +358,31 @@ void rpcrdma2_test_env_down(struct rpcrdma2_test_env *env)
 
 /* ---- RC endpoints ---------------------------------------------------- */
 
-static void rr2t_send_done(struct ib_cq *cq, struct ib_wc *wc)
+static void rr2t_send_done(struct rpcrdma2_send *sd)
 {
-	struct rpcrdma2_test_ep *ep =
-		container_of(wc->wr_cqe, struct rpcrdma2_test_ep, send_cqe);
+	struct rpcrdma2_test_ep *ep = sd->ep->priv;
 
-	ep->send_status = wc->status;
 	complete(&ep->send_done);
 }
 
-static void rr2t_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+static void rr2t_recv_done(struct rpcrdma2_recv *rv)
 {
-	struct rpcrdma2_test_ep *ep =
-		container_of(wc->wr_cqe, struct rpcrdma2_test_ep, recv_cqe);
+	struct rpcrdma2_test_ep *ep = rv->ep->priv;
 
-	ep->recv_status = wc->status;
-	ep->recv_len = wc->status == IB_WC_SUCCESS ? wc->byte_len : 0;
 	complete(&ep->recv_done);
 }
+
+static const struct rpcrdma2_ep_ops rr2t_ep_ops = {
+	.recv_done	= rr2t_recv_done,
+	.send_done	= rr2t_send_done,
+};
+
+static const struct rpcrdma2_ep_attr rr2t_ep_attr = {
+	.nr_recv	= 1,
+	.recv_size	= RPCRDMA2_TEST_BUF_SIZE,
+	.nr_send	= 1,
+	.send_size	= RPCRDMA2_TEST_BUF_SIZE,
+};
 
 static void rr2t_ep_init(struct rpcrdma2_test_ep *ep)
 {
@@ -383,151 +390,47 @@ static void rr2t_ep_init(struct rpcrdma2_test_ep *ep)
 	init_completion(&ep->cm_event);
 	init_completion(&ep->send_done);
 	init_completion(&ep->recv_done);
-	ep->send_cqe.done = rr2t_send_done;
-	ep->recv_cqe.done = rr2t_recv_done;
 }
 
-/* Allocate PD, CQ, RC QP and the two buffers on a resolved cm_id. */
 static int rr2t_ep_create(struct rpcrdma2_test_ep *ep, struct rdma_cm_id *id)
 {
-	struct ib_qp_init_attr attr = { };
-	struct ib_device *dev = id->device;
-	int err;
-
 	ep->id = id;
-	ep->pd = ib_alloc_pd(dev, 0);
-	if (IS_ERR(ep->pd)) {
-		err = PTR_ERR(ep->pd);
-		ep->pd = NULL;
-		return err;
-	}
-	ep->cq = ib_alloc_cq(dev, ep, 2 * RPCRDMA2_TEST_DEPTH, 0,
-			     IB_POLL_SOFTIRQ);
-	if (IS_ERR(ep->cq)) {
-		err = PTR_ERR(ep->cq);
-		ep->cq = NULL;
-		return err;
-	}
-	attr.send_cq = ep->cq;
-	attr.recv_cq = ep->cq;
-	attr.qp_type = IB_QPT_RC;		/* V2-FRAME-01 */
-	attr.sq_sig_type = IB_SIGNAL_ALL_WR;
-	attr.cap.max_send_wr = RPCRDMA2_TEST_DEPTH;
-	attr.cap.max_recv_wr = RPCRDMA2_TEST_DEPTH;
-	attr.cap.max_send_sge = 1;
-	attr.cap.max_recv_sge = 1;
-	err = rdma_create_qp(id, ep->pd, &attr);
-	if (err)
-		return err;
-
-	ep->send_buf = kzalloc(RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
-	ep->recv_buf = kzalloc(RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
-	if (!ep->send_buf || !ep->recv_buf)
-		return -ENOMEM;
-	ep->send_dma = ib_dma_map_single(dev, ep->send_buf,
-					 RPCRDMA2_TEST_BUF_SIZE, DMA_TO_DEVICE);
-	if (ib_dma_mapping_error(dev, ep->send_dma)) {
-		ep->send_dma = 0;
-		return -EIO;
-	}
-	ep->recv_dma = ib_dma_map_single(dev, ep->recv_buf,
-					 RPCRDMA2_TEST_BUF_SIZE,
-					 DMA_FROM_DEVICE);
-	if (ib_dma_mapping_error(dev, ep->recv_dma)) {
-		ep->recv_dma = 0;
-		return -EIO;
-	}
-	return 0;
+	return rpcrdma2_ep_create(&ep->ep, id, &rr2t_ep_attr, &rr2t_ep_ops, ep);
 }
 
-/* Undo rr2t_ep_create; safe on a partly created endpoint. */
 static void rr2t_ep_release(struct rpcrdma2_test_ep *ep)
 {
-	struct rdma_cm_id *id = ep->id;
-
-	if (!id)
-		return;
-	if (id->qp) {
-		ib_drain_qp(id->qp);
-		rdma_destroy_qp(id);
-	}
-	if (ep->recv_dma)
-		ib_dma_unmap_single(id->device, ep->recv_dma,
-				    RPCRDMA2_TEST_BUF_SIZE, DMA_FROM_DEVICE);
-	if (ep->send_dma)
-		ib_dma_unmap_single(id->device, ep->send_dma,
-				    RPCRDMA2_TEST_BUF_SIZE, DMA_TO_DEVICE);
-	kfree(ep->recv_buf);
-	kfree(ep->send_buf);
-	if (ep->cq)
-		ib_free_cq(ep->cq);
-	if (ep->pd)
-		ib_dealloc_pd(ep->pd);
-	ep->recv_buf = NULL;
-	ep->send_buf = NULL;
-	ep->recv_dma = 0;
-	ep->send_dma = 0;
-	ep->cq = NULL;
-	ep->pd = NULL;
+	rpcrdma2_ep_destroy(&ep->ep);
 }
 
 int rpcrdma2_test_post_recv(struct rpcrdma2_test_ep *ep)
 {
-	struct ib_sge sge = {
-		.addr	= ep->recv_dma,
-		.length	= RPCRDMA2_TEST_BUF_SIZE,
-		.lkey	= ep->pd->local_dma_lkey,
-	};
-	struct ib_recv_wr wr = {
-		.wr_cqe		= &ep->recv_cqe,
-		.sg_list	= &sge,
-		.num_sge	= 1,
-	};
-
 	reinit_completion(&ep->recv_done);
-	ib_dma_sync_single_for_device(ep->id->device, ep->recv_dma,
-				      RPCRDMA2_TEST_BUF_SIZE, DMA_FROM_DEVICE);
-	return ib_post_recv(ep->id->qp, &wr, NULL);
+	return rpcrdma2_ep_post_recv(&ep->ep.recvs[0]);
 }
 
 int rpcrdma2_test_post_send(struct rpcrdma2_test_ep *ep, u32 len)
 {
-	struct ib_sge sge = {
-		.addr	= ep->send_dma,
-		.length	= len,
-		.lkey	= ep->pd->local_dma_lkey,
-	};
-	struct ib_send_wr wr = {
-		.wr_cqe		= &ep->send_cqe,
-		.sg_list	= &sge,
-		.num_sge	= 1,
-		.opcode		= IB_WR_SEND,
-		.send_flags	= IB_SEND_SIGNALED,
-	};
-
-	if (len > RPCRDMA2_TEST_BUF_SIZE)
-		return -EMSGSIZE;
 	reinit_completion(&ep->send_done);
-	ib_dma_sync_single_for_device(ep->id->device, ep->send_dma, len,
-				      DMA_TO_DEVICE);
-	return ib_post_send(ep->id->qp, &wr, NULL);
+	return rpcrdma2_ep_post_send(&ep->ep.sends[0], len, 0);
 }
 
 int rpcrdma2_test_wait_send(struct rpcrdma2_test_ep *ep)
 {
 	if (!wait_for_completion_timeout(&ep->send_done, RR2T_WAIT))
 		return -ETIMEDOUT;
-	return ep->send_status == IB_WC_SUCCESS ? 0 : -EIO;
+	return ep->ep.sends[0].status == IB_WC_SUCCESS ? 0 : -EIO;
 }
 
 int rpcrdma2_test_wait_recv(struct rpcrdma2_test_ep *ep)
 {
+	struct rpcrdma2_recv *rv = &ep->ep.recvs[0];
+
 	if (!wait_for_completion_timeout(&ep->recv_done, RR2T_WAIT))
 		return -ETIMEDOUT;
-	if (ep->recv_status != IB_WC_SUCCESS)
+	if (rv->status != IB_WC_SUCCESS)
 		return -EIO;
-	ib_dma_sync_single_for_cpu(ep->id->device, ep->recv_dma,
-				   RPCRDMA2_TEST_BUF_SIZE, DMA_FROM_DEVICE);
+	rpcrdma2_ep_recv_sync(rv);
 	return 0;
 }
 
@@ -547,25 +450,30 @@ static int rr2t_client_handler(struct rdma_cm_id *id,
 			       struct rdma_cm_event *event)
 {
 	struct rpcrdma2_test_conn *conn = id->context;
+	struct rpcrdma2_test_ep *ep = &conn->client;
 
-	rr2t_ep_event(&conn->client, event);
+	if (event->event == RDMA_CM_EVENT_ESTABLISHED)
+		ep->peer_pdata_found = rpcrdma2_ep_peer_pdata(event,
+							      &ep->peer_pdata);
+	rr2t_ep_event(ep, event);
 	return 0;
 }
 
 static int rr2t_server_accept(struct rpcrdma2_test_conn *conn,
-			      struct rdma_cm_id *id)
+			      struct rdma_cm_id *id,
+			      struct rdma_cm_event *event)
 {
-	struct rdma_conn_param param = { };
 	struct rpcrdma2_test_ep *ep = &conn->server;
+	struct rdma_conn_param param;
 	int err;
 
+	ep->peer_pdata_found = rpcrdma2_ep_peer_pdata(event, &ep->peer_pdata);
 	err = rr2t_ep_create(ep, id);
 	if (!err)
 		err = rpcrdma2_test_post_recv(ep);
 	if (!err) {
-		param.responder_resources = 1;
-		param.initiator_depth = 1;
-		param.rnr_retry_count = 7;
+		rpcrdma2_ep_conn_param(&ep->ep, &param, conn->server_pdata,
+				       false);
 		err = rdma_accept(id, &param);
 	}
 	if (err)
@@ -586,7 +494,7 @@ static int rr2t_server_handler(struct rdma_cm_id *id,
 	case RDMA_CM_EVENT_CONNECT_REQUEST:
 		if (conn->server.id)
 			return -EBUSY;	/* one connection per test conn */
-		err = rr2t_server_accept(conn, id);
+		err = rr2t_server_accept(conn, id, event);
 		if (err) {
 			conn->server.id = NULL;
 			conn->server_err = err;
@@ -653,7 +561,7 @@ int rpcrdma2_test_connect(struct rpcrdma2_test_conn *conn,
 			  struct rpcrdma2_test_env *env)
 {
 	struct rpcrdma2_test_ep *ep = &conn->client;
-	struct rdma_conn_param param = { };
+	struct rdma_conn_param param;
 	struct sockaddr_storage dst;
 	struct rdma_cm_id *id;
 	int err, tries;
@@ -699,10 +607,7 @@ int rpcrdma2_test_connect(struct rpcrdma2_test_conn *conn,
 	if (err)
 		return err;
 
-	param.responder_resources = 1;
-	param.initiator_depth = 1;
-	param.retry_count = 7;
-	param.rnr_retry_count = 7;
+	rpcrdma2_ep_conn_param(&ep->ep, &param, conn->client_pdata, true);
 	ep->cm_expect = RDMA_CM_EVENT_ESTABLISHED;
 	err = rr2t_client_step(ep, rdma_connect(ep->id, &param));
 	if (err)
@@ -716,6 +621,7 @@ void rpcrdma2_test_disconnect(struct rpcrdma2_test_conn *conn)
 {
 	if (conn->client.id && conn->client.id->qp)
 		rdma_disconnect(conn->client.id);
+	/* the endpoints drain their QPs before freeing anything */
 	if (conn->server.id) {
 		rdma_disconnect(conn->server.id);
 		rr2t_ep_release(&conn->server);

@@ -23,6 +23,8 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
+#include "shared/ep.h"
+
 enum rpcrdma2_test_link {
 	RPCRDMA2_TEST_RXE,
 	RPCRDMA2_TEST_SIW,
@@ -51,31 +53,40 @@ int rpcrdma2_test_env_up(struct rpcrdma2_test_env *env,
 void rpcrdma2_test_env_down(struct rpcrdma2_test_env *env);
 
 #define RPCRDMA2_TEST_BUF_SIZE	4096
-#define RPCRDMA2_TEST_DEPTH	8
 
-/* One side of an RC connection with one Send and one Receive buffer. */
+/*
+ * One side of an RC connection: a production endpoint (net/shared/ep.c)
+ * with one Receive and one Send buffer, plus what the test waits on.
+ */
 struct rpcrdma2_test_ep {
 	struct rdma_cm_id	*id;
-	struct ib_pd		*pd;
-	struct ib_cq		*cq;
+	struct rpcrdma2_ep	ep;
 
 	struct completion	cm_event;	/* the awaited CM event came */
 	enum rdma_cm_event_type	cm_expect;
 	int			cm_status;	/* 0, or the failing event */
 
-	struct ib_cqe		send_cqe;
-	struct ib_cqe		recv_cqe;
 	struct completion	send_done;
 	struct completion	recv_done;
-	enum ib_wc_status	send_status;
-	enum ib_wc_status	recv_status;
-	u32			recv_len;
 
-	void			*send_buf;
-	void			*recv_buf;
-	u64			send_dma;
-	u64			recv_dma;
+	struct rpcrdma2_cm_pdata peer_pdata;	/* RFC 8797, from the peer */
+	bool			peer_pdata_found;
 };
+
+static inline void *rpcrdma2_test_send_buf(struct rpcrdma2_test_ep *ep)
+{
+	return ep->ep.sends[0].buf;
+}
+
+static inline void *rpcrdma2_test_recv_buf(struct rpcrdma2_test_ep *ep)
+{
+	return ep->ep.recvs[0].buf;
+}
+
+static inline u32 rpcrdma2_test_recv_len(struct rpcrdma2_test_ep *ep)
+{
+	return ep->ep.recvs[0].len;
+}
 
 /* A listener and the client and server ends of one connection. */
 struct rpcrdma2_test_conn {
@@ -85,6 +96,8 @@ struct rpcrdma2_test_conn {
 	struct rpcrdma2_test_ep	server;
 	struct completion	server_ready;	/* accepted, or failed */
 	int			server_err;
+	u8			client_pdata[RPCRDMA2_CMP_SIZE];
+	u8			server_pdata[RPCRDMA2_CMP_SIZE];
 };
 
 int rpcrdma2_test_connect(struct rpcrdma2_test_conn *conn,

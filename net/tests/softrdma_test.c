@@ -105,16 +105,47 @@ static void rr2t_rc_connect(struct kunit *test)
 	rpcrdma2_test_disconnect(conn);
 }
 
+/*
+ * CMP-CMPD-*: the RFC 8797 record each side put in its connect or
+ * accept parameters arrives at the other, through the IB CM (rxe) and
+ * through MPA (siw).  The client offers R = 1, the server R = 0.
+ */
+static void cmp_cmpd_private_data_exchange(struct kunit *test)
+{
+	struct rpcrdma2_test_env *env = rr2t_env(test);
+	struct rpcrdma2_test_conn *conn;
+
+	conn = kunit_kzalloc(test, sizeof(*conn), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, conn);
+	if (rpcrdma2_test_connect(conn, env)) {
+		rpcrdma2_test_disconnect(conn);
+		KUNIT_FAIL(test, "connect failed");
+		return;
+	}
+	KUNIT_EXPECT_TRUE(test, conn->server.peer_pdata_found);
+	KUNIT_EXPECT_TRUE(test, conn->server.peer_pdata.remote_inv);
+	KUNIT_EXPECT_EQ(test, conn->server.peer_pdata.send_size,
+			(u32)RPCRDMA2_TEST_BUF_SIZE);
+	KUNIT_EXPECT_EQ(test, conn->server.peer_pdata.recv_size,
+			(u32)RPCRDMA2_TEST_BUF_SIZE);
+	KUNIT_EXPECT_TRUE(test, conn->client.peer_pdata_found);
+	KUNIT_EXPECT_FALSE(test, conn->client.peer_pdata.remote_inv);
+	KUNIT_EXPECT_EQ(test, conn->client.peer_pdata.recv_size,
+			(u32)RPCRDMA2_TEST_BUF_SIZE);
+	rpcrdma2_test_disconnect(conn);
+}
+
 /* Send @len bytes from @from to @to and check every byte that arrives. */
 static void rr2t_one_send(struct kunit *test, struct rpcrdma2_test_ep *from,
 			  struct rpcrdma2_test_ep *to, u32 len, u8 seed)
 {
-	rr2t_fill(from->send_buf, len, seed);
+	rr2t_fill(rpcrdma2_test_send_buf(from), len, seed);
 	KUNIT_ASSERT_EQ(test, rpcrdma2_test_post_send(from, len), 0);
 	KUNIT_ASSERT_EQ(test, rpcrdma2_test_wait_recv(to), 0);
 	KUNIT_ASSERT_EQ(test, rpcrdma2_test_wait_send(from), 0);
-	KUNIT_EXPECT_EQ(test, to->recv_len, len);
-	KUNIT_EXPECT_TRUE_MSG(test, rr2t_check(to->recv_buf, len, seed),
+	KUNIT_EXPECT_EQ(test, rpcrdma2_test_recv_len(to), len);
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      rr2t_check(rpcrdma2_test_recv_buf(to), len, seed),
 			      "payload of %u bytes corrupted", len);
 	KUNIT_ASSERT_EQ(test, rpcrdma2_test_post_recv(to), 0);
 }
@@ -172,6 +203,7 @@ static struct kunit_case rr2t_cases[] = {
 	KUNIT_CASE_PARAM(rr2t_device_up, rr2t_link_gen_params),
 	KUNIT_CASE_PARAM(rr2t_rc_connect, rr2t_link_gen_params),
 	KUNIT_CASE_PARAM(rr2t_send_both_ways, rr2t_link_gen_params),
+	KUNIT_CASE_PARAM(cmp_cmpd_private_data_exchange, rr2t_link_gen_params),
 	{ }
 };
 

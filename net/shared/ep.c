@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rpcrdma2 connection endpoint.
+ *
+ * Owns the verbs resources of one RC connection (V2-FRAME-01): a PD,
+ * one CQ, the QP on the connection's rdma_cm_id, and fixed arrays of
+ * DMA-mapped Receive and Send buffers.  It knows nothing of RPC: the
+ * owner (client transport, server transport or a test) supplies
+ * completion callbacks, decides what to post and when, and decodes
+ * what arrives with the codec.
+ *
+ * Lifecycle.  rpcrdma2_ep_create() runs on an id whose address and
+ * route are resolved (client) or which came with a CONNECT_REQUEST
+ * (server), before rdma_connect()/rdma_accept().  rpcrdma2_ep_destroy()
+ * drains the QP first, so when it returns no completion is running or
+ * will run, and then frees everything; it is safe on a partly created
+ * endpoint.  Completions run in the CQ's workqueue context.
+ *
+ * Sizes come from the owner and are checked against the device's
+ * limits: a device that cannot take the queue depths fails creation
+ * rather than being silently shortchanged.
+ *
+ * Called by: net/client, net/server, net/tests.
+ */
+
+#include <linux/slab.h>
+
+#include "shared/ep.h"
+
+static void rpcrdma2_ep_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rpcrdma2_recv *rv =
+		container_of(wc->wr_cqe, struct rpcrdma2_recv, cqe);
+
+	rv->status = wc->status;
+	rv->len = wc->status == IB_WC_SUCCESS ? wc->byte_len : 0;
+	rv->remote_inv = wc->status == IB_WC_SUCCESS &&
+			 (wc->wc_flags & IB_WC_WITH_INVALIDATE);
+	rv->inv_rkey = rv->remote_inv ? wc->ex.invalidate_rkey : 0;
+	rv->ep->ops->recv_done(rv);
+}
+
+static void rpcrdma2_ep_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rpcrdma2_send *sd =
+		container_of(wc->wr_cqe, struct rpcrdma2_send, cqe);
+
+	sd->status = wc->status;
+	sd->ep->ops->send_done(sd);
+}
+
+static int rpcrdma2_ep_map(struct ib_device *dev, void **buf, u64 *dma,
+			   u32 size, enum dma_data_direction dir)
+{
+	*buf = kzalloc(size, GFP_KERNEL);
+	if (!*buf)
+		return -ENOMEM;
+	*dma = ib_dma_map_single(dev, *buf, size, dir);
+	if (ib_dma_mapping_error(dev, *dma)) {
+		*dma = 0;
+		return -EIO;
+	}
+	return 0;
+}
+
+static void rpcrdma2_ep_unmap(struct ib_device *dev, void **buf, u64 *dma,
+			      u32 size, enum dma_data_direction dir)
+{
+	if (*dma)
+		ib_dma_unmap_single(dev, *dma, size, dir);
+	kfree(*buf);
+	*buf = NULL;
+	*dma = 0;
+}
+
+static int rpcrdma2_ep_buffers(struct rpcrdma2_ep *ep)
+{
+	struct ib_device *dev = ep->id->device;
+	u32 i;
+	int err;
+
+	ep->recvs = kcalloc(ep->attr.nr_recv, sizeof(*ep->recvs), GFP_KERNEL);
+	ep->sends = kcalloc(ep->attr.nr_send, sizeof(*ep->sends), GFP_KERNEL);
+	if (!ep->recvs || !ep->sends)
+		return -ENOMEM;
+	for (i = 0; i < ep->attr.nr_recv; i++) {
+		struct rpcrdma2_recv *rv = &ep->recvs[i];
+
+		rv->ep = ep;
+		rv->cqe.done = rpcrdma2_ep_recv_done;
+		err = rpcrdma2_ep_map(dev, &rv->buf, &rv->dma,
+				      ep->attr.recv_size, DMA_FROM_DEVICE);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < ep->attr.nr_send; i++) {
+		struct rpcrdma2_send *sd = &ep->sends[i];
+
+		sd->ep = ep;
+		sd->cqe.done = rpcrdma2_ep_send_done;
+		err = rpcrdma2_ep_map(dev, &sd->buf, &sd->dma,
+				      ep->attr.send_size, DMA_TO_DEVICE);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/**
+ * rpcrdma2_ep_create - set up the verbs resources on a cm_id
+ * @ep: endpoint to fill in (zeroed here)
+ * @id: resolved or incoming rdma_cm_id; the endpoint takes no reference
+ * @attr: queue depths and buffer sizes
+ * @ops: completion callbacks
+ * @priv: the owner's cookie
+ *
+ * On failure the endpoint is already released.
+ */
+int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
+		       const struct rpcrdma2_ep_attr *attr,
+		       const struct rpcrdma2_ep_ops *ops, void *priv)
+{
+	const struct ib_device_attr *dattr = &id->device->attrs;
+	struct ib_qp_init_attr qp = { };
+	int err;
+
+	memset(ep, 0, sizeof(*ep));
+	ep->id = id;
+	ep->attr = *attr;
+	ep->ops = ops;
+	ep->priv = priv;
+	if (!attr->nr_recv || !attr->nr_send ||
+	    attr->nr_recv > dattr->max_qp_wr ||
+	    attr->nr_send > dattr->max_qp_wr ||
+	    attr->nr_recv + attr->nr_send > dattr->max_cqe)
+		return -EINVAL;
+
+	ep->pd = ib_alloc_pd(id->device, 0);
+	if (IS_ERR(ep->pd)) {
+		err = PTR_ERR(ep->pd);
+		ep->pd = NULL;
+		goto out;
+	}
+	ep->cq = ib_alloc_cq_any(id->device, ep,
+				 attr->nr_recv + attr->nr_send,
+				 IB_POLL_WORKQUEUE);
+	if (IS_ERR(ep->cq)) {
+		err = PTR_ERR(ep->cq);
+		ep->cq = NULL;
+		goto out;
+	}
+	qp.qp_context = ep;
+	qp.send_cq = ep->cq;
+	qp.recv_cq = ep->cq;
+	qp.qp_type = IB_QPT_RC;			/* V2-FRAME-01 */
+	qp.sq_sig_type = IB_SIGNAL_REQ_WR;
+	qp.cap.max_send_wr = attr->nr_send;
+	qp.cap.max_recv_wr = attr->nr_recv;
+	qp.cap.max_send_sge = 1;
+	qp.cap.max_recv_sge = 1;
+	err = rdma_create_qp(id, ep->pd, &qp);
+	if (err)
+		goto out;
+	err = rpcrdma2_ep_buffers(ep);
+out:
+	if (err)
+		rpcrdma2_ep_destroy(ep);
+	return err;
+}
+
+/**
+ * rpcrdma2_ep_destroy - drain the QP and free the endpoint's resources
+ * @ep: endpoint; the cm_id itself stays with the owner
+ */
+void rpcrdma2_ep_destroy(struct rpcrdma2_ep *ep)
+{
+	struct ib_device *dev = ep->id ? ep->id->device : NULL;
+	u32 i;
+
+	if (!dev)
+		return;
+	if (ep->id->qp) {
+		ib_drain_qp(ep->id->qp);
+		rdma_destroy_qp(ep->id);
+	}
+	for (i = 0; ep->recvs && i < ep->attr.nr_recv; i++)
+		rpcrdma2_ep_unmap(dev, &ep->recvs[i].buf, &ep->recvs[i].dma,
+				  ep->attr.recv_size, DMA_FROM_DEVICE);
+	for (i = 0; ep->sends && i < ep->attr.nr_send; i++)
+		rpcrdma2_ep_unmap(dev, &ep->sends[i].buf, &ep->sends[i].dma,
+				  ep->attr.send_size, DMA_TO_DEVICE);
+	kfree(ep->recvs);
+	kfree(ep->sends);
+	if (ep->cq)
+		ib_free_cq(ep->cq);
+	if (ep->pd)
+		ib_dealloc_pd(ep->pd);
+	memset(ep, 0, sizeof(*ep));
+}
+
+int rpcrdma2_ep_post_recv(struct rpcrdma2_recv *rv)
+{
+	struct rpcrdma2_ep *ep = rv->ep;
+	struct ib_sge sge = {
+		.addr	= rv->dma,
+		.length	= ep->attr.recv_size,
+		.lkey	= ep->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_cqe		= &rv->cqe,
+		.sg_list	= &sge,
+		.num_sge	= 1,
+	};
+
+	ib_dma_sync_single_for_device(ep->id->device, rv->dma,
+				      ep->attr.recv_size, DMA_FROM_DEVICE);
+	return ib_post_recv(ep->id->qp, &wr, NULL);
+}
+
+/* Make a completed Receive's octets visible to the CPU. */
+void rpcrdma2_ep_recv_sync(struct rpcrdma2_recv *rv)
+{
+	ib_dma_sync_single_for_cpu(rv->ep->id->device, rv->dma, rv->len,
+				   DMA_FROM_DEVICE);
+}
+
+/**
+ * rpcrdma2_ep_post_send - post one signaled Send of @len octets of sd->buf
+ * @sd: the Send buffer, filled in by the caller
+ * @len: octets to send, at most the endpoint's send_size
+ * @inv_rkey: non-zero: Send With Invalidate of this rkey
+ */
+int rpcrdma2_ep_post_send(struct rpcrdma2_send *sd, u32 len, u32 inv_rkey)
+{
+	struct rpcrdma2_ep *ep = sd->ep;
+	struct ib_sge sge = {
+		.addr	= sd->dma,
+		.length	= len,
+		.lkey	= ep->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe		= &sd->cqe,
+		.sg_list	= &sge,
+		.num_sge	= 1,
+		.opcode		= inv_rkey ? IB_WR_SEND_WITH_INV : IB_WR_SEND,
+		.send_flags	= IB_SEND_SIGNALED,
+		.ex.invalidate_rkey = inv_rkey,
+	};
+
+	if (len > ep->attr.send_size)
+		return -EMSGSIZE;
+	ib_dma_sync_single_for_device(ep->id->device, sd->dma, len,
+				      DMA_TO_DEVICE);
+	return ib_post_send(ep->id->qp, &wr, NULL);
+}
+
+/**
+ * rpcrdma2_ep_conn_param - connect/accept parameters with RFC 8797 data
+ * @ep: the endpoint; its buffer sizes are what is advertised
+ * @param: filled in
+ * @pdata: storage for the private data, which @param points at
+ * @remote_inv: advertise the R bit (CMP-RINV)
+ *
+ * The record goes at offset 0 (E-24); sizes clamp (E-25).
+ */
+void rpcrdma2_ep_conn_param(struct rpcrdma2_ep *ep,
+			    struct rdma_conn_param *param,
+			    u8 pdata[RPCRDMA2_CMP_SIZE], bool remote_inv)
+{
+	struct rpcrdma2_cm_pdata pd = {
+		.remote_inv	= remote_inv,
+		.send_size	= ep->attr.send_size,
+		.recv_size	= ep->attr.recv_size,
+	};
+
+	rpcrdma2_cmp_encode(pdata, &pd);
+	memset(param, 0, sizeof(*param));
+	param->private_data = pdata;
+	param->private_data_len = RPCRDMA2_CMP_SIZE;
+	param->responder_resources = 1;
+	param->initiator_depth = 1;
+	param->retry_count = 6;
+	param->rnr_retry_count = 0;	/* a missing Receive is a bug */
+	param->flow_control = 1;
+}
+
+/* The peer's RFC 8797 record from a CONNECT_REQUEST or ESTABLISHED. */
+bool rpcrdma2_ep_peer_pdata(const struct rdma_cm_event *event,
+			    struct rpcrdma2_cm_pdata *pd)
+{
+	return rpcrdma2_cmp_decode(event->param.conn.private_data,
+				   event->param.conn.private_data_len, pd);
+}

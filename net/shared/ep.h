@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rpcrdma2 connection endpoint: the verbs resources of one RC
+ * connection, shared by the client half, the server half and the
+ * KUnit harness.  See ep.c.
+ */
+#ifndef RPCRDMA2_EP_H
+#define RPCRDMA2_EP_H
+
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+
+#include "shared/codec.h"
+
+struct rpcrdma2_ep;
+
+/* One posted Receive buffer. */
+struct rpcrdma2_recv {
+	struct ib_cqe		cqe;
+	struct rpcrdma2_ep	*ep;
+	void			*buf;
+	u64			dma;
+	u32			len;		/* octets received */
+	enum ib_wc_status	status;
+	u32			inv_rkey;	/* remote invalidation */
+	bool			remote_inv;
+};
+
+/* One Send buffer and its work request. */
+struct rpcrdma2_send {
+	struct ib_cqe		cqe;
+	struct rpcrdma2_ep	*ep;
+	void			*buf;
+	u64			dma;
+	enum ib_wc_status	status;
+};
+
+struct rpcrdma2_ep_ops {
+	/* a Receive completed, or was flushed (status != IB_WC_SUCCESS) */
+	void (*recv_done)(struct rpcrdma2_recv *rv);
+	/* a signaled Send completed, or was flushed */
+	void (*send_done)(struct rpcrdma2_send *sd);
+};
+
+struct rpcrdma2_ep_attr {
+	u32	nr_recv;	/* Receives: credits + 1 (V2-CRED-07) */
+	u32	recv_size;	/* octets per Receive buffer */
+	u32	nr_send;
+	u32	send_size;	/* octets per Send buffer */
+};
+
+struct rpcrdma2_ep {
+	struct rdma_cm_id		*id;
+	struct ib_pd			*pd;
+	struct ib_cq			*cq;
+	const struct rpcrdma2_ep_ops	*ops;
+	struct rpcrdma2_ep_attr		attr;
+	struct rpcrdma2_recv		*recvs;
+	struct rpcrdma2_send		*sends;
+	void				*priv;
+};
+
+int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
+		       const struct rpcrdma2_ep_attr *attr,
+		       const struct rpcrdma2_ep_ops *ops, void *priv);
+void rpcrdma2_ep_destroy(struct rpcrdma2_ep *ep);
+int rpcrdma2_ep_post_recv(struct rpcrdma2_recv *rv);
+void rpcrdma2_ep_recv_sync(struct rpcrdma2_recv *rv);
+int rpcrdma2_ep_post_send(struct rpcrdma2_send *sd, u32 len, u32 inv_rkey);
+
+/* RFC 8797 private data carried in the connect and accept parameters */
+void rpcrdma2_ep_conn_param(struct rpcrdma2_ep *ep,
+			    struct rdma_conn_param *param,
+			    u8 pdata[RPCRDMA2_CMP_SIZE], bool remote_inv);
+bool rpcrdma2_ep_peer_pdata(const struct rdma_cm_event *event,
+			    struct rpcrdma2_cm_pdata *pd);
+
+#endif /* RPCRDMA2_EP_H */
