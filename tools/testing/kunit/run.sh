@@ -36,4 +36,11 @@ else
 	rr2_fail "kunit.build (kunit.py exit $rc, see $log)"
 	exit 1
 fi
+# Our own code must build without a warning in the KUnit kernel too.
+if grep -E 'net/rpcrdma2/.*(warning|error):' "$log" >&2; then
+	rr2_fail kunit.build-warnings
+	results=1
+else
+	rr2_pass kunit.build-warnings
+fi
 [ $rc -eq 0 ] && [ $results -eq 0 ]
