@@ -12,7 +12,9 @@
 
 #include <kunit/test.h>
 #include <linux/string.h>
+#include <linux/unaligned.h>
 
+#include "shared/nego.h"
 #include "tests/env.h"
 
 static struct rpcrdma2_test_env rr2t_envs[RPCRDMA2_TEST_NR_LINKS];
@@ -175,6 +177,123 @@ static void rr2t_send_both_ways(struct kunit *test)
 	rpcrdma2_test_disconnect(conn);
 }
 
+static void rr2t_local(struct rpcrdma2_local *l, u32 vers)
+{
+	memset(l, 0, sizeof(*l));
+	l->max_vers = vers;
+	l->send_size = RPCRDMA2_TEST_BUF_SIZE;
+	l->recv_size = RPCRDMA2_TEST_BUF_SIZE;
+	l->max_seg_size = 1 << 20;
+	l->max_segs = 16;
+	l->credits = rpcrdma2_credit_word(1, 1);
+}
+
+/* Move one message from @from to @to; returns its length or -errno. */
+static int rr2t_xfer(struct kunit *test, struct rpcrdma2_test_ep *from,
+		     struct rpcrdma2_test_ep *to, u32 len)
+{
+	int err;
+
+	err = rpcrdma2_test_post_send(from, len);
+	if (!err)
+		err = rpcrdma2_test_wait_recv(to);
+	if (!err)
+		err = rpcrdma2_test_wait_send(from);
+	if (err)
+		return err;
+	len = rpcrdma2_test_recv_len(to);
+	return rpcrdma2_test_post_recv(to) ?: len;
+}
+
+/* A Version 1 RPC Call header and the RPC xid after it. */
+static u32 rr2t_v1_call(u8 *buf)
+{
+	static const u32 w[] = { 77, 1, 1, RDMA_MSG, 0, 0, 0, 77, 0 };
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(w); i++)
+		put_unaligned_be32(w[i], buf + 4 * i);
+	return sizeof(w);
+}
+
+/*
+ * One negotiation on a fresh connection, rdmavers @cl for the client
+ * and @sl for the server; returns through @cc and @sc what each settled.
+ */
+static void rr2t_negotiate(struct kunit *test, struct rpcrdma2_test_conn *conn,
+			   const struct rpcrdma2_local *cl,
+			   const struct rpcrdma2_local *sl,
+			   struct rpcrdma2_conn *cc, struct rpcrdma2_conn *sc)
+{
+	struct rpcrdma2_test_ep *c = &conn->client, *s = &conn->server;
+	u8 *c_tx = rpcrdma2_test_send_buf(c), *c_rx = rpcrdma2_test_recv_buf(c);
+	u8 *s_tx = rpcrdma2_test_send_buf(s), *s_rx = rpcrdma2_test_recv_buf(s);
+	const u32 size = RPCRDMA2_TEST_BUF_SIZE;
+	enum rpcrdma2_nego r;
+	u32 olen;
+	int len;
+
+	rpcrdma2_conn_init(cc, &c->peer_pdata);
+	rpcrdma2_conn_init(sc, &s->peer_pdata);
+	if (cl->max_vers == 2) {
+		len = rpcrdma2_nego_client_hello(cl, 1, c_tx, size);
+		len = rr2t_xfer(test, c, s, len);
+		KUNIT_ASSERT_GT(test, len, 0);
+		r = rpcrdma2_nego_server_recv(sc, sl, s_rx, len, s_tx, size,
+					      &olen);
+		KUNIT_EXPECT_EQ(test, r, sl->max_vers == 2 ?
+				RPCRDMA2_NEGO_REPLY : RPCRDMA2_NEGO_REJECT);
+		len = rr2t_xfer(test, s, c, olen);
+		KUNIT_ASSERT_GT(test, len, 0);
+		r = rpcrdma2_nego_client_recv(cc, cl, c_rx, len);
+		KUNIT_EXPECT_EQ(test, r, RPCRDMA2_NEGO_DONE);
+	} else {
+		cc->vers = 1;
+		rpcrdma2_conn_thresholds(cc, cl);
+	}
+	if (cc->vers != 1)
+		return;
+	/* the RPC goes in Version 1 and settles the server */
+	len = rr2t_xfer(test, c, s, rr2t_v1_call(c_tx));
+	KUNIT_ASSERT_GT(test, len, 0);
+	r = rpcrdma2_nego_server_recv(sc, sl, s_rx, len, s_tx, size, &olen);
+	KUNIT_EXPECT_EQ(test, r, RPCRDMA2_NEGO_RPC);
+	/* Version 1 thresholds come from the exchanged RFC 8797 records */
+	KUNIT_EXPECT_EQ(test, cc->send_inline, size);
+	KUNIT_EXPECT_EQ(test, sc->send_inline, size);
+}
+
+/*
+ * V2-FRAME-14..23 over real RDMA: the client's first message, the
+ * server's answer, the settled version on both ends, for rdmavers
+ * pairs (client, server) = (2, 2), (2, 1) and (1, 2).
+ */
+static void v2_frame_16_negotiation(struct kunit *test)
+{
+	static const u32 pairs[][3] = { { 2, 2, 2 }, { 2, 1, 1 }, { 1, 2, 1 } };
+	struct rpcrdma2_test_env *env = rr2t_env(test);
+	struct rpcrdma2_local cl, sl;
+	struct rpcrdma2_test_conn *conn;
+	struct rpcrdma2_conn cc, sc;
+	unsigned int i;
+
+	conn = kunit_kzalloc(test, sizeof(*conn), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, conn);
+	for (i = 0; i < ARRAY_SIZE(pairs) && !test->status; i++) {
+		rr2t_local(&cl, pairs[i][0]);
+		rr2t_local(&sl, pairs[i][1]);
+		if (rpcrdma2_test_connect(conn, env)) {
+			rpcrdma2_test_disconnect(conn);
+			KUNIT_FAIL(test, "connect failed");
+			return;
+		}
+		rr2t_negotiate(test, conn, &cl, &sl, &cc, &sc);
+		KUNIT_EXPECT_EQ_MSG(test, cc.vers, pairs[i][2], "pair %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, sc.vers, pairs[i][2], "pair %u", i);
+		rpcrdma2_test_disconnect(conn);
+	}
+}
+
 static int rr2t_suite_init(struct kunit_suite *suite)
 {
 	unsigned int i;
@@ -204,6 +323,7 @@ static struct kunit_case rr2t_cases[] = {
 	KUNIT_CASE_PARAM(rr2t_rc_connect, rr2t_link_gen_params),
 	KUNIT_CASE_PARAM(rr2t_send_both_ways, rr2t_link_gen_params),
 	KUNIT_CASE_PARAM(cmp_cmpd_private_data_exchange, rr2t_link_gen_params),
+	KUNIT_CASE_PARAM(v2_frame_16_negotiation, rr2t_link_gen_params),
 	{ }
 };
 
