@@ -192,6 +192,15 @@ static int prop_u32(const u8 *data, u32 dlen, u32 *val, u32 def)
 int rpcrdma2_decode_props(const void *buf, u32 len,
 			  struct rpcrdma2_props *props)
 {
+	static const u32 defaults[] = {
+		RDMA2_PROP_SBSIZ_DEFAULT, RDMA2_PROP_RBSIZ_DEFAULT,
+		RDMA2_PROP_RSSIZ_DEFAULT, RDMA2_PROP_RCSIZ_DEFAULT,
+		RDMA2_RVRSDIR_NONE,
+	};
+	u32 *const fields[] = {		/* indexed by propid - 1 */
+		&props->sbsiz, &props->rbsiz, &props->rssiz, &props->rcsiz,
+		&props->brs,
+	};
 	struct rr2_rd r = { .base = buf, .len = len };
 	u32 count, which, dlen, i;
 	const u8 *data;
@@ -208,26 +217,11 @@ int rpcrdma2_decode_props(const void *buf, u32 len,
 		}
 
 		switch (which) {
-		case RDMA2_PROPID_SBSIZ:
-			ret = prop_u32(data, dlen, &props->sbsiz,
-				       RDMA2_PROP_SBSIZ_DEFAULT);
-			break;
-		case RDMA2_PROPID_RBSIZ:
-			ret = prop_u32(data, dlen, &props->rbsiz,
-				       RDMA2_PROP_RBSIZ_DEFAULT);
-			break;
-		case RDMA2_PROPID_RSSIZ:
-			ret = prop_u32(data, dlen, &props->rssiz,
-				       RDMA2_PROP_RSSIZ_DEFAULT);
-			break;
-		case RDMA2_PROPID_RCSIZ:
-			ret = prop_u32(data, dlen, &props->rcsiz,
-				       RDMA2_PROP_RCSIZ_DEFAULT);
-			break;
-		case RDMA2_PROPID_BRS:
-			ret = prop_u32(data, dlen, &props->brs,
-				       RDMA2_RVRSDIR_NONE);
-			if (!ret && props->brs > RDMA2_RVRSDIR_GENL)
+		case RDMA2_PROPID_SBSIZ ... RDMA2_PROPID_BRS:
+			ret = prop_u32(data, dlen, fields[which - 1],
+				       defaults[which - 1]);
+			if (!ret && which == RDMA2_PROPID_BRS &&
+			    props->brs > RDMA2_RVRSDIR_GENL)
 				ret = RDMA2_ERR_BAD_PROPVAL;
 			break;
 		case RDMA2_PROPID_HOSTAUTH:

@@ -43,6 +43,21 @@ static struct rpcrdma2_test_env *rr2t_env(struct kunit *test)
 	return env;
 }
 
+/* A connected pair on this case's provider, or NULL after failing the case. */
+static struct rpcrdma2_test_conn *rr2t_connected(struct kunit *test)
+{
+	struct rpcrdma2_test_env *env = rr2t_env(test);
+	struct rpcrdma2_test_conn *conn;
+
+	conn = kunit_kzalloc(test, sizeof(*conn), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, conn);
+	if (!rpcrdma2_test_connect(conn, env))
+		return conn;
+	rpcrdma2_test_disconnect(conn);
+	KUNIT_FAIL(test, "connect on %s failed", rpcrdma2_test_link_name(env->link));
+	return NULL;
+}
+
 /* Fill @buf with a pattern that depends on @seed and the offset. */
 static void rr2t_fill(u8 *buf, u32 len, u8 seed)
 {
@@ -114,16 +129,10 @@ static void rr2t_rc_connect(struct kunit *test)
  */
 static void cmp_cmpd_private_data_exchange(struct kunit *test)
 {
-	struct rpcrdma2_test_env *env = rr2t_env(test);
-	struct rpcrdma2_test_conn *conn;
+	struct rpcrdma2_test_conn *conn = rr2t_connected(test);
 
-	conn = kunit_kzalloc(test, sizeof(*conn), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, conn);
-	if (rpcrdma2_test_connect(conn, env)) {
-		rpcrdma2_test_disconnect(conn);
-		KUNIT_FAIL(test, "connect failed");
+	if (!conn)
 		return;
-	}
 	KUNIT_EXPECT_TRUE(test, conn->server.peer_pdata_found);
 	KUNIT_EXPECT_TRUE(test, conn->server.peer_pdata.remote_inv);
 	KUNIT_EXPECT_EQ(test, conn->server.peer_pdata.send_size,
@@ -157,17 +166,11 @@ static void rr2t_send_both_ways(struct kunit *test)
 {
 	static const u32 sizes[] = { 1, 28, 1024, 1025, 4093,
 				     RPCRDMA2_TEST_BUF_SIZE };
-	struct rpcrdma2_test_env *env = rr2t_env(test);
-	struct rpcrdma2_test_conn *conn;
+	struct rpcrdma2_test_conn *conn = rr2t_connected(test);
 	unsigned int i;
 
-	conn = kunit_kzalloc(test, sizeof(*conn), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, conn);
-	if (rpcrdma2_test_connect(conn, env)) {
-		rpcrdma2_test_disconnect(conn);
-		KUNIT_FAIL(test, "connect failed");
+	if (!conn)
 		return;
-	}
 	for (i = 0; i < ARRAY_SIZE(sizes) && !test->status; i++) {
 		rr2t_one_send(test, &conn->client, &conn->server, sizes[i],
 			      0x5a + i);
@@ -271,22 +274,17 @@ static void rr2t_negotiate(struct kunit *test, struct rpcrdma2_test_conn *conn,
 static void v2_frame_16_negotiation(struct kunit *test)
 {
 	static const u32 pairs[][3] = { { 2, 2, 2 }, { 2, 1, 1 }, { 1, 2, 1 } };
-	struct rpcrdma2_test_env *env = rr2t_env(test);
 	struct rpcrdma2_local cl, sl;
 	struct rpcrdma2_test_conn *conn;
 	struct rpcrdma2_conn cc, sc;
 	unsigned int i;
 
-	conn = kunit_kzalloc(test, sizeof(*conn), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, conn);
 	for (i = 0; i < ARRAY_SIZE(pairs) && !test->status; i++) {
 		rr2t_local(&cl, pairs[i][0]);
 		rr2t_local(&sl, pairs[i][1]);
-		if (rpcrdma2_test_connect(conn, env)) {
-			rpcrdma2_test_disconnect(conn);
-			KUNIT_FAIL(test, "connect failed");
+		conn = rr2t_connected(test);
+		if (!conn)
 			return;
-		}
 		rr2t_negotiate(test, conn, &cl, &sl, &cc, &sc);
 		KUNIT_EXPECT_EQ_MSG(test, cc.vers, pairs[i][2], "pair %u", i);
 		KUNIT_EXPECT_EQ_MSG(test, sc.vers, pairs[i][2], "pair %u", i);

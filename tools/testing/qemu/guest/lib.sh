@@ -85,3 +85,47 @@ rr2_mount_xprt() {
 	awk -v d="$1" '$1 == "device" { m = ($5 == d) }
 		m && $1 == "xprt:" { print $2; exit }' /proc/self/mountstats
 }
+
+# The server side of a two-guest scenario: rxe, the transport, nfsd on
+# rdma, and one export directory per NFS version the client uses.
+rr2_server_setup() {
+	rr2_check setup.rdma rr2_setup_rdma "$RR2_SERVER_IP" || return 1
+	rr2_check setup.transport rr2_load_transport || return 1
+	rr2_check setup.nfsd rr2_start_nfsd "$RR2_PORT" || return 1
+	mkdir -p /export/v3 /export/v4.2
+}
+
+# Wait (15 minutes at most) for the client to say it has finished.
+rr2_server_wait_client() {
+	for _ in $(seq 900); do
+		[ -e /export/.rr2-done ] && break
+		sleep 1
+	done
+	rr2_check server.client-finished test -e /export/.rr2-done
+}
+
+# The client side: rxe, the transport, and the server answering.
+rr2_client_setup() {
+	rr2_check setup.rdma rr2_setup_rdma "$RR2_CLIENT_IP" || return 1
+	rr2_check setup.transport rr2_load_transport || return 1
+	rr2_wait_server
+}
+
+# Tell the server the client has finished.
+rr2_client_done() {
+	rr2_mount 3 /mnt/done && touch /mnt/done/.rr2-done && umount /mnt/done
+}
+
+rr2_wait_server() {
+	local i
+	for i in $(seq 180); do
+		if rr2_mount 3 /mnt 2>/dev/null; then
+			umount /mnt
+			rr2_pass "client.server-reachable"
+			return 0
+		fi
+		sleep 2
+	done
+	rr2_fail "client.server-reachable"
+	return 1
+}

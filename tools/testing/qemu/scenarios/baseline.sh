@@ -60,47 +60,20 @@ rr2_main() {
 	case $RR2_ROLE in
 	single)
 		RR2_SERVER_IP=10.111.0.1
-		rr2_check setup.rdma rr2_setup_rdma "$RR2_SERVER_IP" || return
-		rr2_check setup.transport rr2_load_transport || return
-		rr2_check setup.nfsd rr2_start_nfsd "$RR2_PORT" || return
-		# one export, two subdirectories: the client writes under vN/
-		mkdir -p /export/v3 /export/v4.2
+		rr2_server_setup || return
 		rr2_client_run
 		rr2_server_verify
 		;;
 	server)
-		rr2_check setup.rdma rr2_setup_rdma "$RR2_SERVER_IP" || return
-		rr2_check setup.transport rr2_load_transport || return
-		rr2_check setup.nfsd rr2_start_nfsd "$RR2_PORT" || return
-		mkdir -p /export/v3 /export/v4.2
+		rr2_server_setup || return
 		rr2_info "server ready"
-		for _ in $(seq 900); do
-			[ -e /export/.rr2-done ] && break
-			sleep 1
-		done
-		rr2_check server.client-finished test -e /export/.rr2-done
+		rr2_server_wait_client
 		rr2_server_verify
 		;;
 	client)
-		rr2_check setup.rdma rr2_setup_rdma "$RR2_CLIENT_IP" || return
-		rr2_check setup.transport rr2_load_transport || return
-		rr2_wait_server || return
+		rr2_client_setup || return
 		rr2_client_run
-		rr2_mount 3 /mnt/done && touch /mnt/done/.rr2-done && umount /mnt/done
+		rr2_client_done
 		;;
 	esac
-}
-
-rr2_wait_server() {
-	local i
-	for i in $(seq 180); do
-		if rr2_mount 3 /mnt 2>/dev/null; then
-			umount /mnt
-			rr2_pass "client.server-reachable"
-			return 0
-		fi
-		sleep 2
-	done
-	rr2_fail "client.server-reachable"
-	return 1
 }

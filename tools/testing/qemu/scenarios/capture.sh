@@ -9,8 +9,6 @@
 # do not pass the packet taps), while the client mounts with NFSv3 and
 # NFSv4.2 and writes and reads one small and one 64 KiB file.
 
-. /rr2/scenarios/baseline.sh
-
 rr2_capture_io() {
 	local vers dir
 	for vers in 3 4.2; do
@@ -40,26 +38,17 @@ rr2_capture_stop() {
 rr2_main() {
 	case $RR2_ROLE in
 	server)
-		rr2_check setup.rdma rr2_setup_rdma "$RR2_SERVER_IP" || return
-		rr2_check setup.transport rr2_load_transport || return
-		rr2_check setup.nfsd rr2_start_nfsd "$RR2_PORT" || return
-		mkdir -p /export/v3 /export/v4.2
+		rr2_server_setup || return
 		rr2_capture_start
-		for _ in $(seq 900); do
-			[ -e /export/.rr2-done ] && break
-			sleep 1
-		done
-		rr2_check server.client-finished test -e /export/.rr2-done
+		rr2_server_wait_client
 		rr2_capture_stop
 		;;
 	client)
-		rr2_check setup.rdma rr2_setup_rdma "$RR2_CLIENT_IP" || return
-		rr2_check setup.transport rr2_load_transport || return
-		rr2_wait_server || return
+		rr2_client_setup || return
 		rr2_capture_start
 		rr2_capture_io
 		rr2_capture_stop
-		rr2_mount 3 /mnt/done && touch /mnt/done/.rr2-done && umount /mnt/done
+		rr2_client_done
 		;;
 	esac
 }
