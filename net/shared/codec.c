@@ -22,7 +22,6 @@
 #include <linux/unaligned.h>
 
 #include "shared/codec.h"
-
 #include "shared/xdr.h"
 
 /* ---- chunk lists (same layout in both versions) --------------------- */
