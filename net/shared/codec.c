@@ -28,21 +28,31 @@
 
 #define RR2_SEG_SIZE		16	/* handle, length, offset */
 
+/* An XDR optional-data discriminator: only 0 and 1 (V2-ERR-26). */
+static int rd_present(struct rr2_rd *r, bool *present)
+{
+	u32 disc;
+
+	if (!rd_u32(r, &disc) || disc > 1)
+		return RDMA2_ERR_BAD_XDR;
+	*present = disc;
+	return 0;
+}
+
 /* Read list: optional-data list of (position, segment); V2-CHUNK-11. */
 static int decode_read_list(struct rr2_rd *r, const struct rpcrdma2_limits *lim,
 			    struct rpcrdma2_hdr *hdr)
 {
 	struct rpcrdma2_chunk_list *l = &hdr->reads;
-	u32 disc, pos, prev = 0, run = 0;
+	u32 pos, prev = 0, run = 0;
+	bool present;
 
 	l->offset = r->pos;
 	for (;;) {
-		if (!rd_u32(r, &disc))
+		if (rd_present(r, &present))
 			return RDMA2_ERR_BAD_XDR;
-		if (disc == 0)
+		if (!present)
 			return 0;
-		if (disc != 1)			/* V2-ERR-26 */
-			return RDMA2_ERR_BAD_XDR;
 		if (!rd_u32(r, &pos) || !rd_skip(r, RR2_SEG_SIZE))
 			return RDMA2_ERR_BAD_XDR;
 		if (pos & 3)			/* V2-CHUNK-13 */
@@ -90,17 +100,16 @@ static int decode_write_list(struct rr2_rd *r, const struct rpcrdma2_limits *lim
 			     struct rpcrdma2_hdr *hdr)
 {
 	struct rpcrdma2_chunk_list *l = &hdr->writes;
-	u32 disc, nsegs;
+	bool present;
+	u32 nsegs;
 	int ret;
 
 	l->offset = r->pos;
 	for (;;) {
-		if (!rd_u32(r, &disc))
+		if (rd_present(r, &present))
 			return RDMA2_ERR_BAD_XDR;
-		if (disc == 0)
+		if (!present)
 			return 0;
-		if (disc != 1)
-			return RDMA2_ERR_BAD_XDR;
 		if (++l->chunks > lim->max_write_chunks) {	/* V2-ERR-35 */
 			hdr->reject_arg = lim->max_write_chunks;
 			return RDMA2_ERR_WRITE_CHUNKS;
@@ -116,16 +125,15 @@ static int decode_reply_chunk(struct rr2_rd *r, const struct rpcrdma2_limits *li
 			      struct rpcrdma2_hdr *hdr)
 {
 	struct rpcrdma2_chunk_list *l = &hdr->reply;
-	u32 disc, nsegs;
+	bool present;
+	u32 nsegs;
 	int ret;
 
 	l->offset = r->pos;
-	if (!rd_u32(r, &disc))
+	if (rd_present(r, &present))
 		return RDMA2_ERR_BAD_XDR;
-	if (disc == 0)
+	if (!present)
 		return 0;
-	if (disc != 1)
-		return RDMA2_ERR_BAD_XDR;
 	ret = decode_write_chunk(r, lim, hdr, &nsegs);
 	if (ret)
 		return ret;
@@ -240,27 +248,37 @@ int rpcrdma2_decode_props(const void *buf, u32 len,
 
 /* ---- Version 2 ------------------------------------------------------ */
 
+/*
+ * Words in the body of error @err after the code itself, in the
+ * @layout version's error union (rpcrdma2.x, rpcrdma1.x).  Void codes
+ * and unknown ones (E-36: the receiver discards those) have none.
+ */
+static u32 err_nargs(u32 layout, u32 err)
+{
+	if (err == RDMA2_ERR_VERS)		/* ERR_VERS in both versions */
+		return 2;
+	if (layout == RPCRDMA2_VERS_1)
+		return 0;
+	switch (err) {
+	case RDMA2_ERR_WRITE_RESOURCE:
+		return 2;
+	case RDMA2_ERR_READ_CHUNKS:
+	case RDMA2_ERR_WRITE_CHUNKS:
+	case RDMA2_ERR_SEGMENTS:
+	case RDMA2_ERR_REPLY_RESOURCE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int decode_v2_error(struct rr2_rd *r, struct rpcrdma2_hdr *hdr)
 {
 	u32 nargs, i;
 
 	if (!rd_u32(r, &hdr->err))
 		return RPCRDMA2_DROP;
-	switch (hdr->err) {
-	case RDMA2_ERR_VERS:
-	case RDMA2_ERR_WRITE_RESOURCE:
-		nargs = 2;
-		break;
-	case RDMA2_ERR_READ_CHUNKS:
-	case RDMA2_ERR_WRITE_CHUNKS:
-	case RDMA2_ERR_SEGMENTS:
-	case RDMA2_ERR_REPLY_RESOURCE:
-		nargs = 1;
-		break;
-	default:		/* void, or unknown (E-36: the caller discards) */
-		nargs = 0;
-		break;
-	}
+	nargs = err_nargs(RPCRDMA2_VERS_2, hdr->err);
 	for (i = 0; i < nargs; i++)
 		if (!rd_u32(r, &hdr->err_arg[i]))
 			return RPCRDMA2_DROP;
@@ -338,6 +356,7 @@ static int decode_v1(struct rr2_rd *r, const struct rpcrdma2_limits *lim,
 		     struct rpcrdma2_hdr *hdr)
 {
 	int ret = 0;
+	u32 i;
 
 	switch (hdr->htype) {
 	case RDMA_MSG:
@@ -347,10 +366,9 @@ static int decode_v1(struct rr2_rd *r, const struct rpcrdma2_limits *lim,
 	case RDMA_ERROR:
 		if (!rd_u32(r, &hdr->err))
 			return RPCRDMA2_DROP;
-		if (hdr->err == ERR_VERS &&
-		    (!rd_u32(r, &hdr->err_arg[0]) ||
-		     !rd_u32(r, &hdr->err_arg[1])))
-			return RPCRDMA2_DROP;
+		for (i = 0; i < err_nargs(RPCRDMA2_VERS_1, hdr->err); i++)
+			if (!rd_u32(r, &hdr->err_arg[i]))
+				return RPCRDMA2_DROP;
 		break;
 	case RDMA_DONE:
 		/* obsolete notification; nothing to answer (as svcrdma) */
@@ -588,23 +606,7 @@ u32 rpcrdma2_encode_error(void *buf, u32 size, u32 layout, u32 xid, u32 vers,
 	if (layout == RPCRDMA2_VERS_2)
 		wr_u32(&w, RDMA2_F_RESPONSE);		/* V2-FRAME-11 */
 	wr_u32(&w, err);
-	switch (err) {
-	case RDMA2_ERR_VERS:
-		nargs = 2;
-		break;
-	case RDMA2_ERR_READ_CHUNKS:
-	case RDMA2_ERR_WRITE_CHUNKS:
-	case RDMA2_ERR_SEGMENTS:
-	case RDMA2_ERR_REPLY_RESOURCE:
-		nargs = layout == RPCRDMA2_VERS_2 ? 1 : 0;
-		break;
-	case RDMA2_ERR_WRITE_RESOURCE:
-		nargs = layout == RPCRDMA2_VERS_2 ? 2 : 0;
-		break;
-	default:
-		nargs = 0;
-		break;
-	}
+	nargs = err_nargs(layout, err);
 	if (nargs > 0)
 		wr_u32(&w, arg0);
 	if (nargs > 1)

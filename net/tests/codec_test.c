@@ -142,45 +142,43 @@ static void v2_frame_06_reserved_flags_zero_on_send(struct kunit *test)
 /* V2-ERR-02..05, V2-FRAME-11, E-13: error layouts and lengths. */
 static void v2_err_05_error_golden(struct kunit *test)
 {
-	static const u32 v2vers[] = { 0xaa, 2, 5, RDMA2_ERROR,
-				      RDMA2_F_RESPONSE, RDMA2_ERR_VERS, 1, 2 };
-	static const u32 v2rc[] = { 0xaa, 2, 5, RDMA2_ERROR, RDMA2_F_RESPONSE,
-				    RDMA2_ERR_READ_CHUNKS, 0 };
-	static const u32 v2wr[] = { 0xaa, 2, 5, RDMA2_ERROR, RDMA2_F_RESPONSE,
-				    RDMA2_ERR_WRITE_RESOURCE, 3, 8192 };
-	static const u32 v2xdr[] = { 0xaa, 2, 5, RDMA2_ERROR,
-				     RDMA2_F_RESPONSE, RDMA2_ERR_BAD_XDR };
-	/* a v1-only server echoes vers 2 in v1 layout (E-13) */
-	static const u32 v1vers[] = { 0xaa, 2, 5, RDMA_ERROR, ERR_VERS, 1, 1 };
-	static const u32 v1chunk[] = { 0xaa, 1, 5, RDMA_ERROR, ERR_CHUNK };
+	static const struct {
+		u32	layout, vers, err, arg0, arg1;
+		u32	len;
+		u32	want[8];
+	} v[] = {
+		{ 2, 2, RDMA2_ERR_VERS, 1, 2, 32,
+		  { 0xaa, 2, 5, RDMA2_ERROR, RDMA2_F_RESPONSE, RDMA2_ERR_VERS,
+		    1, 2 } },
+		{ 2, 2, RDMA2_ERR_READ_CHUNKS, 0, 0, 28,
+		  { 0xaa, 2, 5, RDMA2_ERROR, RDMA2_F_RESPONSE,
+		    RDMA2_ERR_READ_CHUNKS, 0 } },
+		{ 2, 2, RDMA2_ERR_WRITE_RESOURCE, 3, 8192, 32,
+		  { 0xaa, 2, 5, RDMA2_ERROR, RDMA2_F_RESPONSE,
+		    RDMA2_ERR_WRITE_RESOURCE, 3, 8192 } },
+		{ 2, 2, RDMA2_ERR_BAD_XDR, 0, 0, 24,
+		  { 0xaa, 2, 5, RDMA2_ERROR, RDMA2_F_RESPONSE,
+		    RDMA2_ERR_BAD_XDR } },
+		/* a v1-only server echoes vers 2 in v1 layout (E-13) */
+		{ 1, 2, ERR_VERS, 1, 1, 28,
+		  { 0xaa, 2, 5, RDMA_ERROR, ERR_VERS, 1, 1 } },
+		{ 1, 1, ERR_CHUNK, 0, 0, 20,
+		  { 0xaa, 1, 5, RDMA_ERROR, ERR_CHUNK } },
+	};
+	unsigned int i;
 	u8 buf[64];
 
-	rr2c_expect_bytes(test, buf,
-			  rpcrdma2_encode_error(buf, sizeof(buf), 2, 0xaa, 2, 5,
-						RDMA2_ERR_VERS, 1, 2),
-			  v2vers, sizeof(v2vers));
-	rr2c_expect_bytes(test, buf,
-			  rpcrdma2_encode_error(buf, sizeof(buf), 2, 0xaa, 2, 5,
-						RDMA2_ERR_READ_CHUNKS, 0, 0),
-			  v2rc, sizeof(v2rc));
-	rr2c_expect_bytes(test, buf,
-			  rpcrdma2_encode_error(buf, sizeof(buf), 2, 0xaa, 2, 5,
-						RDMA2_ERR_WRITE_RESOURCE, 3,
-						8192),
-			  v2wr, sizeof(v2wr));
-	rr2c_expect_bytes(test, buf,
-			  rpcrdma2_encode_error(buf, sizeof(buf), 2, 0xaa, 2, 5,
-						RDMA2_ERR_BAD_XDR, 0, 0),
-			  v2xdr, sizeof(v2xdr));
-	rr2c_expect_bytes(test, buf,
-			  rpcrdma2_encode_error(buf, sizeof(buf), 1, 0xaa, 2, 5,
-						ERR_VERS, 1, 1),
-			  v1vers, sizeof(v1vers));
-	rr2c_expect_bytes(test, buf,
-			  rpcrdma2_encode_error(buf, sizeof(buf), 1, 0xaa, 1, 5,
-						rpcrdma2_v1_errcode(RDMA2_ERR_BAD_XDR),
-						0, 0),
-			  v1chunk, sizeof(v1chunk));
+	for (i = 0; i < ARRAY_SIZE(v); i++)
+		rr2c_expect_bytes(test, buf,
+				  rpcrdma2_encode_error(buf, sizeof(buf),
+							v[i].layout, 0xaa,
+							v[i].vers, 5, v[i].err,
+							v[i].arg0, v[i].arg1),
+				  v[i].want, v[i].len);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_v1_errcode(RDMA2_ERR_BAD_XDR),
+			(u32)ERR_CHUNK);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_v1_errcode(RDMA2_ERR_VERS),
+			(u32)ERR_VERS);
 }
 
 /* Encode into too small a buffer: 0, and nothing past @size touched. */
