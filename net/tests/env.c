@@ -116,6 +116,19 @@ out:
 	return err;
 }
 
+/* A zeroed request of @type with a @hdrsize family header; kfree() it. */
+static struct nlmsghdr *rr2t_nlmsg_new(u16 type, u16 flags, size_t hdrsize)
+{
+	struct nlmsghdr *nlh = kzalloc(RR2T_NLBUF, GFP_KERNEL);
+
+	if (nlh) {
+		nlh->nlmsg_len = NLMSG_LENGTH(hdrsize);
+		nlh->nlmsg_type = type;
+		nlh->nlmsg_flags = flags;
+	}
+	return nlh;
+}
+
 static int rr2t_dummy_newlink(const char *ifname)
 {
 	struct nlmsghdr *nlh;
@@ -123,12 +136,10 @@ static int rr2t_dummy_newlink(const char *ifname)
 	struct nlattr *linkinfo;
 	int err = -EMSGSIZE;
 
-	nlh = kzalloc(RR2T_NLBUF, GFP_KERNEL);
+	nlh = rr2t_nlmsg_new(RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL,
+			     sizeof(*ifm));
 	if (!nlh)
 		return -ENOMEM;
-	nlh->nlmsg_len = NLMSG_LENGTH(sizeof(*ifm));
-	nlh->nlmsg_type = RTM_NEWLINK;
-	nlh->nlmsg_flags = NLM_F_CREATE | NLM_F_EXCL;
 	ifm = nlmsg_data(nlh);
 	ifm->ifi_family = AF_UNSPEC;
 	ifm->ifi_flags = IFF_UP;
@@ -156,11 +167,9 @@ static int rr2t_loopback_up(void)
 	struct ifinfomsg *ifm;
 	int err;
 
-	nlh = kzalloc(RR2T_NLBUF, GFP_KERNEL);
+	nlh = rr2t_nlmsg_new(RTM_NEWLINK, 0, sizeof(*ifm));
 	if (!nlh)
 		return -ENOMEM;
-	nlh->nlmsg_len = NLMSG_LENGTH(sizeof(*ifm));
-	nlh->nlmsg_type = RTM_NEWLINK;
 	ifm = nlmsg_data(nlh);
 	ifm->ifi_family = AF_UNSPEC;
 	ifm->ifi_index = init_net.loopback_dev->ifindex;
@@ -177,11 +186,9 @@ static int rr2t_dummy_dellink(const char *ifname)
 	struct ifinfomsg *ifm;
 	int err = -EMSGSIZE;
 
-	nlh = kzalloc(RR2T_NLBUF, GFP_KERNEL);
+	nlh = rr2t_nlmsg_new(RTM_DELLINK, 0, sizeof(*ifm));
 	if (!nlh)
 		return -ENOMEM;
-	nlh->nlmsg_len = NLMSG_LENGTH(sizeof(*ifm));
-	nlh->nlmsg_type = RTM_DELLINK;
 	ifm = nlmsg_data(nlh);
 	ifm->ifi_family = AF_UNSPEC;
 	if (rr2t_nla_put_str(nlh, IFLA_IFNAME, ifname))
@@ -196,12 +203,10 @@ static int rr2t_rdma_newlink(const char *ibname, const char *type,
 	struct nlmsghdr *nlh;
 	int err = -EMSGSIZE;
 
-	nlh = kzalloc(RR2T_NLBUF, GFP_KERNEL);
+	nlh = rr2t_nlmsg_new(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+					      RDMA_NLDEV_CMD_NEWLINK), 0, 0);
 	if (!nlh)
 		return -ENOMEM;
-	nlh->nlmsg_len = NLMSG_HDRLEN;
-	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
-					   RDMA_NLDEV_CMD_NEWLINK);
 	if (rr2t_nla_put_str(nlh, RDMA_NLDEV_ATTR_DEV_NAME, ibname) &&
 	    rr2t_nla_put_str(nlh, RDMA_NLDEV_ATTR_LINK_TYPE, type) &&
 	    rr2t_nla_put_str(nlh, RDMA_NLDEV_ATTR_NDEV_NAME, ifname))
@@ -217,12 +222,10 @@ static int rr2t_add_addr4(struct net_device *ndev, __be32 addr)
 	struct ifaddrmsg *ifa;
 	int err = -EMSGSIZE;
 
-	nlh = kzalloc(RR2T_NLBUF, GFP_KERNEL);
+	nlh = rr2t_nlmsg_new(RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL,
+			     sizeof(*ifa));
 	if (!nlh)
 		return -ENOMEM;
-	nlh->nlmsg_len = NLMSG_LENGTH(sizeof(*ifa));
-	nlh->nlmsg_type = RTM_NEWADDR;
-	nlh->nlmsg_flags = NLM_F_CREATE | NLM_F_EXCL;
 	ifa = nlmsg_data(nlh);
 	ifa->ifa_family = AF_INET;
 	ifa->ifa_prefixlen = 32;
