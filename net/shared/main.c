@@ -20,6 +20,9 @@
 #include <rpcrdma2/wire.h>
 #include "rpcrdma2.h"
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/rpcrdma2.h>
+
 static unsigned int rpcrdma2_rdmavers = RPCRDMA2_VERS_2;
 
 static int rpcrdma2_set_rdmavers(const char *val, const struct kernel_param *kp)

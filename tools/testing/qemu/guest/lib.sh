@@ -7,6 +7,11 @@
 RR2_SERVER_IP=10.111.0.1
 RR2_CLIENT_IP=10.111.0.2
 RR2_PORT=20049
+RR2_MOUNTOPTS=
+for _w in $RR2_ARGS; do
+	case $_w in mountopts=*) RR2_MOUNTOPTS=${_w#mountopts=}; RR2_MOUNTOPTS=${RR2_MOUNTOPTS//:/,} ;; esac
+done
+unset _w
 
 rr2_pass() { echo "RR2: PASS $*"; }
 rr2_fail() { echo "RR2: FAIL $*"; }
@@ -25,12 +30,21 @@ rr2_check() {
 	return 1
 }
 
-# Load the RPC-over-RDMA transport the run asked for.
+# Load the RPC-over-RDMA transport the run asked for.  rr2.args words
+# rdmavers=N, or server.rdmavers=N / client.rdmavers=N for one role,
+# set rpcrdma2's module parameter.
 rr2_load_transport() {
+	local w vers=
+	for w in $RR2_ARGS; do
+		case $w in
+		rdmavers=*) vers=${w#*=} ;;
+		"$RR2_ROLE".rdmavers=*) vers=${w#*=} ;;
+		esac
+	done
 	case $RR2_MOD in
 	ours)
 		modprobe -a sunrpc rdma_cm ib_core &&
-			insmod /rr2/rpcrdma2.ko "$@"
+			insmod /rr2/rpcrdma2.ko ${vers:+rdmavers=$vers}
 		;;
 	*)
 		modprobe rpcrdma
@@ -71,10 +85,10 @@ rr2_start_nfsd() {
 }
 
 # rr2_mount VERS DIR [PATH]: NFS over RDMA from the server's PATH
-# (default /export).
+# (default /export), with rr2.args word mountopts=A:B added as A,B.
 rr2_mount() {
 	local vers=$1 dir=$2 path=${3:-/export} opts
-	opts="vers=$vers,proto=rdma,port=$RR2_PORT"
+	opts="vers=$vers,proto=rdma,port=$RR2_PORT${RR2_MOUNTOPTS:+,$RR2_MOUNTOPTS}"
 	[ "$vers" = 3 ] && opts="$opts,nolock"
 	mkdir -p "$dir"
 	mount -t nfs -o "$opts" "$RR2_SERVER_IP:$path" "$dir"
@@ -84,6 +98,12 @@ rr2_mount() {
 rr2_mount_xprt() {
 	awk -v d="$1" '$1 == "device" { m = ($5 == d) }
 		m && $1 == "xprt:" { print $2; exit }' /proc/self/mountstats
+}
+
+# rpcrdma2's own line in mountstats for the mount at DIR ("vers N ...").
+rr2_mount_rdma2() {
+	awk -v d="$1" '$1 == "device" { m = ($5 == d) }
+		m && $1 == "rpcrdma2:" { $1 = ""; print; exit }' /proc/self/mountstats
 }
 
 # The server side of a two-guest scenario: rxe, the transport, nfsd on

@@ -5,6 +5,10 @@
 # With rr2.mod=stock it checks the harness itself against the stock
 # rpcrdma.ko; with rr2.mod=ours it runs the same checks on rpcrdma2.
 #
+# rr2.args words: expect=N (rpcrdma2 client: check the settled version),
+# big=MiB (size of the large file, default 16), mountopts=A:B (extra
+# mount options), rdmavers=N / server.rdmavers=N / client.rdmavers=N.
+#
 # Roles:  single  nfsd and the client in one guest, over one rxe device
 #         server  nfsd; waits for the client, then verifies on its own
 #                 disk what the client wrote
@@ -18,8 +22,9 @@ rr2_client_run() {
 		rr2_check "mountstats.v$vers.xprt-rdma" \
 			test "$(rr2_mount_xprt "$dir")" = rdma
 		rr2_info "v$vers mountstats: $(grep -A1 "mounted on $dir" /proc/self/mountstats | tail -n1)"
+		rr2_check_rdma_version "$dir" "$vers"
 		mkdir -p "$dir/data" /tmp/v$vers
-		head -c $((16 << 20)) /dev/urandom > /tmp/v$vers/big
+		head -c $(($(rr2_arg big 16) << 20)) /dev/urandom > /tmp/v$vers/big
 		for n in $(seq 1 100); do
 			head -c $(((n * 97) % 4096 + 1)) /dev/urandom > /tmp/v$vers/small$n
 		done
@@ -35,6 +40,26 @@ rr2_client_run() {
 		rr2_check "metadata.v$vers" rr2_metadata "$dir/meta"
 		rr2_check "umount.v$vers" umount "$dir"
 	done
+}
+
+# rr2_arg NAME DEFAULT: the value of rr2.args word NAME=VALUE.
+rr2_arg() {
+	local w
+	for w in $RR2_ARGS; do
+		case $w in "$1"=*) echo "${w#*=}"; return ;; esac
+	done
+	echo "$2"
+}
+
+# With rpcrdma2 as the client, the version it settled on shows in
+# mountstats; rr2.args=rdmavers=N says which one to expect.
+rr2_check_rdma_version() {
+	local dir=$1 vers=$2 want
+	want=$(rr2_arg expect "")
+	[ -n "$want" ] || return 0
+	rr2_info "v$vers rpcrdma2: $(rr2_mount_rdma2 "$dir")"
+	rr2_check "rdma-version.v$vers.is-$want" \
+		test "$(rr2_mount_rdma2 "$dir" | awk '{ print $2 }')" = "$want"
 }
 
 # create, stat, rename and unlink 100 files; every step must succeed

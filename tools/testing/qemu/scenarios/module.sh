@@ -3,8 +3,9 @@
 #
 # Scenario "module": rpcrdma2.ko in the unmodified Debian kernel.
 #  - it loads, owns the server class "rdma" (/proc/sys/sunrpc/transports)
-#    and the client transport for proto=rdma (a mount reaches our ->setup
-#    and no other module is loaded for it), and unloads cleanly;
+#    and the client transport for proto=rdma (a mount with no RDMA device
+#    fails fast through our connect path, and no other module is loaded
+#    for it), and unloads cleanly;
 #  - rdmavers= accepts 1 and 2 and refuses anything else;
 #  - with the stock rpcrdma.ko loaded it refuses to load, says why, and
 #    leaves the stock module working.
@@ -21,7 +22,7 @@ rr2_mount_refused() {
 	out=$(mount -t nfs -o vers=4.2,proto=rdma,port=20049,retry=0 \
 		127.0.0.1:/x /mnt/x 2>&1) && return 1
 	echo "$out"
-	dmesg | grep -q 'rpcrdma2: client transport is not available' &&
+	dmesg | grep -q 'rpcrdma2: cannot connect to 127.0.0.1' &&
 		! lsmod | grep -q '^rpcrdma '
 }
 

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rpcrdma2 trace events: one at each decision an operator may need to
+ * see (connection state, version settlement, header rejections, credit
+ * changes, errors received).  Enable with
+ *   echo 1 > /sys/kernel/tracing/events/rpcrdma2/enable
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM rpcrdma2
+
+#if !defined(_TRACE_RPCRDMA2_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _TRACE_RPCRDMA2_H
+
+#include <linux/tracepoint.h>
+#include <linux/socket.h>
+#include <rdma/rdma_cm.h>
+
+#include "shared/codec.h"
+
+TRACE_EVENT(rpcrdma2_cm_event,
+	    TP_PROTO(const void *addr, int event, int status),
+	    TP_ARGS(addr, event, status),
+	    TP_STRUCT__entry(__sockaddr(addr, sizeof(struct sockaddr_in6))
+			     __field(int, event)
+			     __field(int, status)),
+	    TP_fast_assign(__assign_sockaddr(addr, addr, sizeof(struct sockaddr_in6));
+			   __entry->event = event;
+			   __entry->status = status;),
+	    TP_printk("peer=%pISpc %s status=%d", __get_sockaddr(addr),
+		      rdma_event_msg(__entry->event), __entry->status)
+);
+
+TRACE_EVENT(rpcrdma2_wc_error,
+	    TP_PROTO(const void *addr, const char *what, int status),
+	    TP_ARGS(addr, what, status),
+	    TP_STRUCT__entry(__sockaddr(addr, sizeof(struct sockaddr_in6))
+			     __string(what, what)
+			     __field(int, status)),
+	    TP_fast_assign(__assign_sockaddr(addr, addr, sizeof(struct sockaddr_in6));
+			   __assign_str(what);
+			   __entry->status = status;),
+	    TP_printk("peer=%pISpc %s completion status=%d", __get_sockaddr(addr),
+		      __get_str(what), __entry->status)
+);
+
+/* Every received transport header and the codec's verdict on it. */
+TRACE_EVENT(rpcrdma2_recv,
+	    TP_PROTO(const void *addr, u32 len, int verdict, const struct rpcrdma2_hdr *hdr),
+	    TP_ARGS(addr, len, verdict, hdr),
+	    TP_STRUCT__entry(__sockaddr(addr, sizeof(struct sockaddr_in6))
+			     __field(u32, len)
+			     __field(int, verdict)
+			     __field(u32, xid)
+			     __field(u32, vers)
+			     __field(u32, credit)
+			     __field(u32, htype)
+			     __field(u32, flags)),
+	    TP_fast_assign(__assign_sockaddr(addr, addr, sizeof(struct sockaddr_in6));
+			   __entry->len = len;
+			   __entry->verdict = verdict;
+			   __entry->xid = hdr->xid;
+			   __entry->vers = hdr->vers;
+			   __entry->credit = hdr->credit;
+			   __entry->htype = hdr->htype;
+			   __entry->flags = hdr->flags;),
+	    TP_printk("peer=%pISpc len=%u verdict=%d xid=0x%08x vers=%u credit=0x%08x htype=%u flags=0x%x",
+		      __get_sockaddr(addr), __entry->len, __entry->verdict,
+		      __entry->xid, __entry->vers, __entry->credit,
+		      __entry->htype, __entry->flags)
+);
+
+DECLARE_EVENT_CLASS(rpcrdma2_settled_class,
+		    TP_PROTO(const void *addr, u32 vers, u32 send_inline, u32 recv_inline),
+		    TP_ARGS(addr, vers, send_inline, recv_inline),
+		    TP_STRUCT__entry(__sockaddr(addr, sizeof(struct sockaddr_in6))
+				     __field(u32, vers)
+				     __field(u32, send_inline)
+				     __field(u32, recv_inline)),
+		    TP_fast_assign(__assign_sockaddr(addr, addr, sizeof(struct sockaddr_in6));
+				   __entry->vers = vers;
+				   __entry->send_inline = send_inline;
+				   __entry->recv_inline = recv_inline;),
+		    TP_printk("peer=%pISpc version=%u inline send=%u recv=%u",
+			      __get_sockaddr(addr), __entry->vers, __entry->send_inline,
+			      __entry->recv_inline)
+);
+
+DEFINE_EVENT(rpcrdma2_settled_class,
+	     rpcrdma2_clnt_connected,
+	     TP_PROTO(const void *addr, u32 vers, u32 send_inline, u32 recv_inline),
+	     TP_ARGS(addr, vers, send_inline, recv_inline));
+
+DEFINE_EVENT(rpcrdma2_settled_class,
+	     rpcrdma2_svc_settled,
+	     TP_PROTO(const void *addr, u32 vers, u32 send_inline, u32 recv_inline),
+	     TP_ARGS(addr, vers, send_inline, recv_inline));
+
+DECLARE_EVENT_CLASS(rpcrdma2_addr_status_class,
+		    TP_PROTO(const void *addr, int status),
+		    TP_ARGS(addr, status),
+		    TP_STRUCT__entry(__sockaddr(addr, sizeof(struct sockaddr_in6))
+				     __field(int, status)),
+		    TP_fast_assign(__assign_sockaddr(addr, addr, sizeof(struct sockaddr_in6));
+				   __entry->status = status;),
+		    TP_printk("peer=%pISpc status=%d", __get_sockaddr(addr),
+			      __entry->status)
+);
+
+DEFINE_EVENT(rpcrdma2_addr_status_class,
+	     rpcrdma2_clnt_connect_failed,
+	     TP_PROTO(const void *addr, int status),
+	     TP_ARGS(addr, status));
+
+DEFINE_EVENT(rpcrdma2_addr_status_class,
+	     rpcrdma2_svc_accept,
+	     TP_PROTO(const void *addr, int status),
+	     TP_ARGS(addr, status));
+
+DEFINE_EVENT(rpcrdma2_addr_status_class,
+	     rpcrdma2_svc_close,
+	     TP_PROTO(const void *addr, int status),
+	     TP_ARGS(addr, status));
+
+TRACE_EVENT(rpcrdma2_clnt_grant,
+	    TP_PROTO(u32 vers, u32 grant),
+	    TP_ARGS(vers, grant),
+	    TP_STRUCT__entry(__field(u32, vers)
+			     __field(u32, grant)),
+	    TP_fast_assign(__entry->vers = vers;
+			   __entry->grant = grant;),
+	    TP_printk("version=%u credits=%u", __entry->vers, __entry->grant)
+);
+
+/* An RDMA2_ERROR or RDMA_ERROR received (client) or sent (server). */
+DECLARE_EVENT_CLASS(rpcrdma2_error_class,
+		    TP_PROTO(u32 xid, u32 vers, u32 err),
+		    TP_ARGS(xid, vers, err),
+		    TP_STRUCT__entry(__field(u32, xid)
+				     __field(u32, vers)
+				     __field(u32, err)),
+		    TP_fast_assign(__entry->xid = xid;
+				   __entry->vers = vers;
+				   __entry->err = err;),
+		    TP_printk("xid=0x%08x version=%u error=%u", __entry->xid,
+			      __entry->vers, __entry->err)
+);
+
+DEFINE_EVENT(rpcrdma2_error_class,
+	     rpcrdma2_clnt_error,
+	     TP_PROTO(u32 xid, u32 vers, u32 err),
+	     TP_ARGS(xid, vers, err));
+
+DEFINE_EVENT(rpcrdma2_error_class,
+	     rpcrdma2_svc_error,
+	     TP_PROTO(u32 xid, u32 vers, u32 err),
+	     TP_ARGS(xid, vers, err));
+
+DECLARE_EVENT_CLASS(rpcrdma2_msg_class,
+		    TP_PROTO(u32 xid, u32 vers, u32 nmsgs, u32 len),
+		    TP_ARGS(xid, vers, nmsgs, len),
+		    TP_STRUCT__entry(__field(u32, xid)
+				     __field(u32, vers)
+				     __field(u32, nmsgs)
+				     __field(u32, len)),
+		    TP_fast_assign(__entry->xid = xid;
+				   __entry->vers = vers;
+				   __entry->nmsgs = nmsgs;
+				   __entry->len = len;),
+		    TP_printk("xid=0x%08x version=%u sends=%u rpc_len=%u", __entry->xid,
+			      __entry->vers, __entry->nmsgs, __entry->len)
+);
+
+DEFINE_EVENT(rpcrdma2_msg_class,
+	     rpcrdma2_clnt_call,
+	     TP_PROTO(u32 xid, u32 vers, u32 nmsgs, u32 len),
+	     TP_ARGS(xid, vers, nmsgs, len));
+
+DEFINE_EVENT(rpcrdma2_msg_class,
+	     rpcrdma2_clnt_too_big,
+	     TP_PROTO(u32 xid, u32 vers, u32 nmsgs, u32 len),
+	     TP_ARGS(xid, vers, nmsgs, len));
+
+DEFINE_EVENT(rpcrdma2_msg_class,
+	     rpcrdma2_svc_reply,
+	     TP_PROTO(u32 xid, u32 vers, u32 nmsgs, u32 len),
+	     TP_ARGS(xid, vers, nmsgs, len));
+
+TRACE_EVENT(rpcrdma2_svc_grant,
+	    TP_PROTO(u32 old, u32 grant),
+	    TP_ARGS(old, grant),
+	    TP_STRUCT__entry(__field(u32, old)
+			     __field(u32, grant)),
+	    TP_fast_assign(__entry->old = old;
+			   __entry->grant = grant;),
+	    TP_printk("client ran dry at %u credits: asynchronous grant of %u",
+		      __entry->old, __entry->grant)
+);
+
+#endif /* _TRACE_RPCRDMA2_H */
+
+#include <trace/define_trace.h>

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Message transfer over one settled connection.
+ *
+ * Both halves send RPC messages the same way: take Send buffers from a
+ * pool, cut the message into one Send (inline, V2-INLINE-*) or, on a
+ * Version 2 connection, a continued sequence (V2-CONT-01..03), and
+ * respect the peer's credits.  What differs is only where the message
+ * comes from (an rpc_rqst's send buffer or an svc_rqst's reply) and how
+ * the sender waits, so that is left to the callers.
+ *
+ * Credits (E-14): a credit word carries the sender's current absolute
+ * grant; Version 2 puts it in the low half and the most it may ever
+ * grant in the high half (V2-CRED-02).  A zero grant is a protocol
+ * error that leaves the previous grant in force (V2-CRED-03).  This is
+ * the one place that knows the encoding.
+ *
+ * Called by: net/client, net/server.
+ */
+
+#include <linux/slab.h>
+
+#include "shared/cont.h"
+#include "shared/xfer.h"
+
+/**
+ * rpcrdma2_credit_out - the credit word for a message we send
+ * @vers: the connection's version
+ * @grant: credits we grant the peer (never 0)
+ */
+u32 rpcrdma2_credit_out(u32 vers, u32 grant)
+{
+	grant = clamp_t(u32, grant, 1, RDMA2_CREDIT_GRANT_MASK);
+	if (vers == RPCRDMA2_VERS_1)
+		return grant;
+	return rpcrdma2_credit_word(grant, grant);
+}
+
+/**
+ * rpcrdma2_credit_in - the peer's grant from a received credit word
+ * @vers: the connection's version
+ * @word: the rdma_credit field
+ *
+ * Returns the grant, or 0 when the word grants nothing (V2-CRED-03):
+ * the caller keeps the grant it had.
+ */
+u32 rpcrdma2_credit_in(u32 vers, u32 word)
+{
+	if (vers == RPCRDMA2_VERS_1)
+		return min_t(u32, word, RDMA2_CREDIT_GRANT_MASK);
+	return word & RDMA2_CREDIT_GRANT_MASK;
+}
+
+int rpcrdma2_pool_init(struct rpcrdma2_pool *p, struct rpcrdma2_ep *ep)
+{
+	u32 i, n = ep->attr.nr_send;
+
+	if (n <= RPCRDMA2_CTRL_SENDS)
+		return -EINVAL;
+	spin_lock_init(&p->lock);
+	p->ep = ep;
+	p->free = kcalloc(n, sizeof(*p->free), GFP_KERNEL);
+	if (!p->free)
+		return -ENOMEM;
+	p->ctrl = p->free + (n - RPCRDMA2_CTRL_SENDS);
+	p->nctrl_free = RPCRDMA2_CTRL_SENDS;
+	p->nfree = n - RPCRDMA2_CTRL_SENDS;
+	for (i = 0; i < RPCRDMA2_CTRL_SENDS; i++)
+		p->ctrl[i] = i;
+	for (i = 0; i < p->nfree; i++)
+		p->free[i] = RPCRDMA2_CTRL_SENDS + i;
+	return 0;
+}
+
+void rpcrdma2_pool_destroy(struct rpcrdma2_pool *p)
+{
+	kfree(p->free);
+	p->free = NULL;
+	p->ctrl = NULL;
+	p->nfree = 0;
+	p->nctrl_free = 0;
+}
+
+/**
+ * rpcrdma2_pool_get - take a Send buffer
+ * @p: the pool
+ * @ctrl: from the control reserve (credit grants) rather than data
+ *
+ * Returns NULL when none is free; the caller waits for a completion.
+ */
+struct rpcrdma2_send *rpcrdma2_pool_get(struct rpcrdma2_pool *p, bool ctrl)
+{
+	struct rpcrdma2_send *sd = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&p->lock, flags);
+	if (ctrl && p->nctrl_free)
+		sd = &p->ep->sends[p->ctrl[--p->nctrl_free]];
+	else if (!ctrl && p->nfree)
+		sd = &p->ep->sends[p->free[--p->nfree]];
+	spin_unlock_irqrestore(&p->lock, flags);
+	return sd;
+}
+
+void rpcrdma2_pool_put(struct rpcrdma2_pool *p, struct rpcrdma2_send *sd)
+{
+	u32 idx = sd - p->ep->sends;
+	unsigned long flags;
+
+	spin_lock_irqsave(&p->lock, flags);
+	if (idx < RPCRDMA2_CTRL_SENDS)
+		p->ctrl[p->nctrl_free++] = idx;
+	else
+		p->free[p->nfree++] = idx;
+	spin_unlock_irqrestore(&p->lock, flags);
+}
+
+/* Acknowledgments a receiver sends for a sequence of @nmsgs messages. */
+static u32 seq_acks(u32 nmsgs)
+{
+	return nmsgs < 2 ? 0 : (nmsgs - 2) / RPCRDMA2_SEQ_WINDOW;
+}
+
+/**
+ * rpcrdma2_seq_start - the sender begins a message of @nmsgs Sends
+ * @s: the sender's window state
+ * @nmsgs: Sends in the message (1 when not continued)
+ */
+void rpcrdma2_seq_start(struct rpcrdma2_seq *s, u32 nmsgs)
+{
+	s->base_owed = s->acks_owed;
+	s->acks_seen = 0;
+	s->acks_owed += seq_acks(nmsgs);
+}
+
+/**
+ * rpcrdma2_seq_may_send - may message @msgno (1-based) be posted now?
+ * @s: the sender's window state
+ * @msgno: the message's place in its sequence
+ */
+bool rpcrdma2_seq_may_send(const struct rpcrdma2_seq *s, u32 msgno)
+{
+	return msgno <= 1 ||
+	       msgno - 1 <= RPCRDMA2_SEQ_WINDOW * (s->acks_seen + 1);
+}
+
+/**
+ * rpcrdma2_seq_grant - the sender received a credit grant (xid 0)
+ * @s: the sender's window state
+ *
+ * Returns true if it was an acknowledgment the sender was owed.
+ */
+bool rpcrdma2_seq_grant(struct rpcrdma2_seq *s)
+{
+	if (!s->acks_owed)
+		return false;		/* unsolicited: only a new grant */
+	s->acks_owed--;
+	if (s->base_owed)
+		s->base_owed--;		/* a late one for an earlier message */
+	else
+		s->acks_seen++;
+	return true;
+}
+
+/**
+ * rpcrdma2_seq_ack_due - does the receiver owe an acknowledgment now?
+ * @nmsgs_seen: messages of the open sequence consumed, this one included
+ * @more: this message has RDMA2_F_MORE (the sequence is still open)
+ */
+bool rpcrdma2_seq_ack_due(u32 nmsgs_seen, bool more)
+{
+	return more && nmsgs_seen >= 2 &&
+	       (nmsgs_seen - 1) % RPCRDMA2_SEQ_WINDOW == 0;
+}
+
+static u32 tx_hdrlen(const struct rpcrdma2_tx *tx)
+{
+	return tx->vers == RPCRDMA2_VERS_1 ? RPCRDMA1_HDRLEN_MIN :
+					     RPCRDMA2_HDRLEN_NOCHUNKS;
+}
+
+/**
+ * rpcrdma2_tx_nmsgs - Sends needed for the whole message, or 0 if it
+ * cannot go without chunks (Version 1 and larger than the threshold)
+ * @tx: the message
+ */
+u32 rpcrdma2_tx_nmsgs(const struct rpcrdma2_tx *tx)
+{
+	u32 len = tx->payload->len;
+
+	if (tx->vers == RPCRDMA2_VERS_1)
+		return len + tx_hdrlen(tx) <= tx->inline_size ? 1 : 0;
+	return rpcrdma2_cont_sends(len, tx->inline_size, tx_hdrlen(tx));
+}
+
+/**
+ * rpcrdma2_tx_next - cut the next Send of a message
+ * @tx: the message; off and msgno advance
+ * @buf: a Send buffer of at least tx->inline_size octets
+ * @len: octets to post
+ *
+ * Returns 1 if more Sends follow, 0 for the last one, or a negative
+ * errno if the header or payload cannot be written.
+ */
+int rpcrdma2_tx_next(struct rpcrdma2_tx *tx, void *buf, u32 *len)
+{
+	struct rpcrdma2_msg_out m = {
+		.xid	= tx->xid,
+		.vers	= tx->vers,
+		.credit	= tx->credit,
+		.htype	= RDMA2_MSG,
+	};
+	u32 room = tx->inline_size - tx_hdrlen(tx);
+	u32 left = tx->payload->len - tx->off;
+	u32 chunk = min(left, room);
+	u32 hlen;
+	int more = chunk < left;
+
+	if (tx->inline_size <= tx_hdrlen(tx))
+		return -EMSGSIZE;
+	if (more && tx->vers == RPCRDMA2_VERS_1)
+		return -EMSGSIZE;
+	m.flags = tx->flags | (more ? RDMA2_F_MORE : 0);
+	hlen = rpcrdma2_encode_msg(buf, tx->inline_size, &m);
+	if (hlen != tx_hdrlen(tx))
+		return -EIO;
+	if (chunk && read_bytes_from_xdr_buf(tx->payload, tx->off,
+					     (u8 *)buf + hlen, chunk))
+		return -EIO;
+	tx->off += chunk;
+	tx->msgno++;
+	*len = hlen + chunk;
+	return more;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Message transfer over one settled connection, shared by the client
+ * and server halves: credit words, the Send buffer pool, the sequence
+ * window for continued messages and the fragment builder.  See xfer.c.
+ */
+#ifndef RPCRDMA2_XFER_H
+#define RPCRDMA2_XFER_H
+
+#include <linux/spinlock.h>
+#include <linux/sunrpc/xdr.h>
+
+#include "shared/ep.h"
+#include "shared/nego.h"
+
+/*
+ * Receives each end keeps beyond its credits: one for a credit-grant-only
+ * message (V2-CRED-07), RPCRDMA2_SEQ_WINDOW for the continuation
+ * fragments of one sequence, and one more for a window acknowledgment
+ * that crosses a grant.
+ */
+#define RPCRDMA2_SEQ_WINDOW	16
+#define RPCRDMA2_RECV_EXTRA	(RPCRDMA2_SEQ_WINDOW + 2)
+
+/* Send buffers kept for credit grants and window acknowledgments. */
+#define RPCRDMA2_CTRL_SENDS	4
+
+/* Largest RPC message carried without chunks on a Version 2 connection. */
+#define RPCRDMA2_MAX_CONT_MSG	(1024 * 1024 + 8192)
+
+u32 rpcrdma2_credit_out(u32 vers, u32 grant);
+u32 rpcrdma2_credit_in(u32 vers, u32 word);
+
+/*
+ * Send buffers: the first RPCRDMA2_CTRL_SENDS of an endpoint are for
+ * control messages, the rest carry RPC messages.  Each buffer is owned
+ * by the pool until taken and comes back from its Send completion.
+ */
+struct rpcrdma2_pool {
+	spinlock_t		lock;		/* protects the free lists */
+	struct rpcrdma2_ep	*ep;
+	u32			*free;		/* indices into ep->sends */
+	u32			nfree;
+	u32			nctrl_free;
+	u32			*ctrl;
+};
+
+int rpcrdma2_pool_init(struct rpcrdma2_pool *p, struct rpcrdma2_ep *ep);
+void rpcrdma2_pool_destroy(struct rpcrdma2_pool *p);
+struct rpcrdma2_send *rpcrdma2_pool_get(struct rpcrdma2_pool *p, bool ctrl);
+void rpcrdma2_pool_put(struct rpcrdma2_pool *p, struct rpcrdma2_send *sd);
+
+/*
+ * The sequence window (our reading of V2-CRED-04/-10 under E-14): the
+ * first message of a sequence rides an RPC credit; messages 2..n use
+ * the receiver's RPCRDMA2_SEQ_WINDOW extra Receives.  The receiver
+ * acknowledges each RPCRDMA2_SEQ_WINDOW of them it has consumed with a
+ * credit grant (RDMA2_NOMSG, xid 0) while the sequence is still open,
+ * and the sender counts the grants it is owed so that an unsolicited
+ * grant is never mistaken for an acknowledgment.
+ */
+struct rpcrdma2_seq {
+	u32	acks_owed;	/* acknowledgments still to arrive */
+	u32	acks_seen;	/* of the current sequence */
+	u32	base_owed;	/* owed for earlier sequences at start */
+};
+
+void rpcrdma2_seq_start(struct rpcrdma2_seq *s, u32 nmsgs);
+bool rpcrdma2_seq_may_send(const struct rpcrdma2_seq *s, u32 msgno);
+bool rpcrdma2_seq_grant(struct rpcrdma2_seq *s);
+bool rpcrdma2_seq_ack_due(u32 nmsgs_seen, bool more);
+
+/* One RPC message being cut into Sends. */
+struct rpcrdma2_tx {
+	u32		vers;
+	u32		xid;
+	u32		credit;		/* credit word to advertise */
+	u32		flags;		/* RDMA2_F_RESPONSE or 0 */
+	u32		inline_size;	/* octets per Send, header included */
+	struct xdr_buf	*payload;
+	u32		off;		/* payload octets already cut */
+	u32		msgno;		/* messages already cut */
+};
+
+u32 rpcrdma2_tx_nmsgs(const struct rpcrdma2_tx *tx);
+int rpcrdma2_tx_next(struct rpcrdma2_tx *tx, void *buf, u32 *len);
+
+#endif /* RPCRDMA2_XFER_H */
