@@ -12,8 +12,22 @@
 
 #include <linux/types.h>
 
-/* net/shared/main.c: the highest protocol version this host offers */
-unsigned int rpcrdma2_max_version(void);
+struct rpc_xprt;
+
+enum rpcrdma2_role {
+	RPCRDMA2_CLIENT,
+	RPCRDMA2_SERVER,
+};
+
+/* net/shared/main.c: the highest protocol version @role offers now */
+unsigned int rpcrdma2_max_version(enum rpcrdma2_role role);
+
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+/* Test hooks: one role's cap below rdmavers, and client state. */
+void rpcrdma2_test_cap_version(enum rpcrdma2_role role, unsigned int vers);
+u32 rpcrdma2_clnt_test_version(struct rpc_xprt *xprt);
+u32 rpcrdma2_clnt_test_grant(struct rpc_xprt *xprt);
+#endif
 
 /* net/client/transport.c */
 int rpcrdma2_clnt_register(void);

@@ -523,7 +523,8 @@ static int rr2c_connect(struct rr2c *r)
 		goto fail;
 
 	memset(&r->local, 0, sizeof(r->local));
-	r->local.max_vers = min(rpcrdma2_max_version(), r->vers_cap);
+	r->local.max_vers = rpcrdma2_max_version(RPCRDMA2_CLIENT);
+	r->local.max_vers = min(r->local.max_vers, r->vers_cap);
 	r->local.send_size = attr.send_size;
 	r->local.recv_size = attr.recv_size;
 	r->local.brs = RDMA2_RVRSDIR_NONE;
@@ -911,6 +912,18 @@ static struct rpc_xprt *rpcrdma2_clnt_setup(struct xprt_create *args)
 	INIT_DELAYED_WORK(&r->connect_work, rr2c_connect_worker);
 	return xprt;
 }
+
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+u32 rpcrdma2_clnt_test_version(struct rpc_xprt *xprt)
+{
+	return rr2c(xprt)->conn.vers;
+}
+
+u32 rpcrdma2_clnt_test_grant(struct rpc_xprt *xprt)
+{
+	return READ_ONCE(xprt->cwnd) >> RPC_CWNDSHIFT;
+}
+#endif
 
 static struct xprt_class rpcrdma2_clnt_class = {
 	.list	= LIST_HEAD_INIT(rpcrdma2_clnt_class.list),

@@ -660,7 +660,7 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	if (ret)
 		return ret;
 
-	c->local.max_vers = rpcrdma2_max_version();
+	c->local.max_vers = rpcrdma2_max_version(RPCRDMA2_SERVER);
 	c->local.send_size = attr.send_size;
 	c->local.recv_size = attr.recv_size;
 	c->local.brs = RDMA2_RVRSDIR_NONE;

@@ -48,14 +48,30 @@ module_param_cb(rdmavers, &rpcrdma2_rdmavers_ops, &rpcrdma2_rdmavers, 0644);
 MODULE_PARM_DESC(rdmavers,
 		 "Highest RPC-over-RDMA version offered and accepted on new connections (1 or 2, default 2)");
 
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+static unsigned int rpcrdma2_test_cap[2] = { RPCRDMA2_VERS_2, RPCRDMA2_VERS_2 };
+
+/* KUnit runs both halves in one kernel: let a case cap each on its own. */
+void rpcrdma2_test_cap_version(enum rpcrdma2_role role, unsigned int vers)
+{
+	WRITE_ONCE(rpcrdma2_test_cap[role], vers);
+}
+#endif
+
 /**
  * rpcrdma2_max_version - highest protocol version new connections may use
+ * @role: the client or the server half
  *
  * Read once per connection; a change applies to connections made after it.
  */
-unsigned int rpcrdma2_max_version(void)
+unsigned int rpcrdma2_max_version(enum rpcrdma2_role role)
 {
-	return READ_ONCE(rpcrdma2_rdmavers);
+	unsigned int vers = READ_ONCE(rpcrdma2_rdmavers);
+
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+	vers = min(vers, READ_ONCE(rpcrdma2_test_cap[role]));
+#endif
+	return vers;
 }
 
 static int __init rpcrdma2_init(void)
@@ -71,7 +87,7 @@ static int __init rpcrdma2_init(void)
 		goto out_conflict;
 	}
 	pr_info("rpcrdma2: RPC-over-RDMA transport loaded, offering version %u\n",
-		rpcrdma2_max_version());
+		rpcrdma2_max_version(RPCRDMA2_CLIENT));
 	return 0;
 
 out_conflict:

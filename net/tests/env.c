@@ -560,24 +560,21 @@ static int rr2t_listen(struct rpcrdma2_test_conn *conn,
  * Both ends have one Receive posted when this returns 0.  Whatever the
  * result, rpcrdma2_test_disconnect() releases everything.
  */
-int rpcrdma2_test_connect(struct rpcrdma2_test_conn *conn,
-			  struct rpcrdma2_test_env *env)
+/**
+ * rpcrdma2_test_dial - connect conn->client to @dst through rdma_cm
+ * @conn: zeroed and initialised by rpcrdma2_test_conn_init()
+ * @dst: a listener: the test's own (rpcrdma2_test_connect) or a
+ *	transport's, for tests that speak to it from a raw QP
+ *
+ * The client advertises its RFC 8797 record with the R bit.
+ */
+int rpcrdma2_test_dial(struct rpcrdma2_test_conn *conn,
+		       const struct sockaddr *dst)
 {
 	struct rpcrdma2_test_ep *ep = &conn->client;
 	struct rdma_conn_param param;
-	struct sockaddr_storage dst;
 	struct rdma_cm_id *id;
-	int err, tries;
-
-	memset(conn, 0, sizeof(*conn));
-	conn->env = env;
-	init_completion(&conn->server_ready);
-	rr2t_ep_init(&conn->client);
-	rr2t_ep_init(&conn->server);
-
-	err = rr2t_listen(conn, &dst);
-	if (err)
-		return err;
+	int err = -EINVAL, tries;
 
 	/* The RoCE GID table fills from a workqueue: retry resolution. */
 	for (tries = 0; tries < 20; tries++) {
@@ -587,7 +584,7 @@ int rpcrdma2_test_connect(struct rpcrdma2_test_conn *conn,
 			return PTR_ERR(id);
 		ep->id = id;
 		ep->cm_expect = RDMA_CM_EVENT_ADDR_RESOLVED;
-		err = rdma_resolve_addr(id, NULL, (struct sockaddr *)&dst,
+		err = rdma_resolve_addr(id, NULL, (struct sockaddr *)dst,
 					RR2T_CM_TIMEOUT_MS);
 		err = rr2t_client_step(ep, err);
 		if (!err) {
@@ -612,7 +609,29 @@ int rpcrdma2_test_connect(struct rpcrdma2_test_conn *conn,
 
 	rpcrdma2_ep_conn_param(&ep->ep, &param, conn->client_pdata, true);
 	ep->cm_expect = RDMA_CM_EVENT_ESTABLISHED;
-	err = rr2t_client_step(ep, rdma_connect(ep->id, &param));
+	return rr2t_client_step(ep, rdma_connect(ep->id, &param));
+}
+
+void rpcrdma2_test_conn_init(struct rpcrdma2_test_conn *conn,
+			     struct rpcrdma2_test_env *env)
+{
+	memset(conn, 0, sizeof(*conn));
+	conn->env = env;
+	init_completion(&conn->server_ready);
+	rr2t_ep_init(&conn->client);
+	rr2t_ep_init(&conn->server);
+}
+
+int rpcrdma2_test_connect(struct rpcrdma2_test_conn *conn,
+			  struct rpcrdma2_test_env *env)
+{
+	struct sockaddr_storage dst;
+	int err;
+
+	rpcrdma2_test_conn_init(conn, env);
+	err = rr2t_listen(conn, &dst);
+	if (!err)
+		err = rpcrdma2_test_dial(conn, (struct sockaddr *)&dst);
 	if (err)
 		return err;
 	if (!wait_for_completion_timeout(&conn->server_ready, RR2T_WAIT))

@@ -102,6 +102,10 @@ struct rpcrdma2_test_conn {
 
 int rpcrdma2_test_connect(struct rpcrdma2_test_conn *conn,
 			  struct rpcrdma2_test_env *env);
+void rpcrdma2_test_conn_init(struct rpcrdma2_test_conn *conn,
+			     struct rpcrdma2_test_env *env);
+int rpcrdma2_test_dial(struct rpcrdma2_test_conn *conn,
+		       const struct sockaddr *dst);
 void rpcrdma2_test_disconnect(struct rpcrdma2_test_conn *conn);
 int rpcrdma2_test_post_recv(struct rpcrdma2_test_ep *ep);
 int rpcrdma2_test_post_send(struct rpcrdma2_test_ep *ep, u32 len);
