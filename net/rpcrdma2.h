@@ -27,6 +27,7 @@ unsigned int rpcrdma2_max_version(enum rpcrdma2_role role);
 void rpcrdma2_test_cap_version(enum rpcrdma2_role role, unsigned int vers);
 u32 rpcrdma2_clnt_test_version(struct rpc_xprt *xprt);
 u32 rpcrdma2_clnt_test_grant(struct rpc_xprt *xprt);
+u64 rpcrdma2_clnt_test_hellos(struct rpc_xprt *xprt);
 #endif
 
 /* net/client/transport.c */

@@ -67,6 +67,7 @@ struct rr2c_stats {
 	u64	grants;			/* credit-grant-only messages */
 	u64	bad_xids;		/* replies matching no request */
 	u64	write_waits;		/* ->send_request waited for room */
+	u64	hellos;			/* CONNPROPs sent to open a connection */
 };
 
 struct rr2c {
@@ -87,6 +88,7 @@ struct rr2c {
 	bool			peer_pdata_ok;
 	struct completion	nego_done;
 	enum rpcrdma2_nego	nego;
+	bool			nego_lost;	/* connection died first */
 	u32			nego_grant;
 
 	/* send side, under tx_lock */
@@ -355,6 +357,11 @@ static void rr2c_recv_done(struct rpcrdma2_recv *rv)
 			trace_rpcrdma2_wc_error(&r->xprt.addr, "recv",
 						rv->status);
 		rr2c_rx_finish(r, -ECONNABORTED);
+		if (!r->conn.vers && !completion_done(&r->nego_done)) {
+			r->nego = RPCRDMA2_NEGO_FAIL;
+			r->nego_lost = true;
+			complete(&r->nego_done);
+		}
 		xprt_force_disconnect(&r->xprt);
 		return;
 	}
@@ -454,6 +461,7 @@ static int rr2c_hello(struct rr2c *r)
 		rpcrdma2_pool_put(&r->pool, sd);
 		return -EIO;
 	}
+	r->stats.hellos++;
 	return 0;
 }
 
@@ -469,11 +477,20 @@ static int rr2c_settle(struct rr2c *r)
 		return 0;
 	}
 	reinit_completion(&r->nego_done);
+	r->nego_lost = false;
 	ret = rr2c_hello(r);
 	if (ret)
 		return ret;
-	if (!wait_for_completion_timeout(&r->nego_done, RR2C_NEGO_TIMEOUT))
+	if (!wait_for_completion_timeout(&r->nego_done, RR2C_NEGO_TIMEOUT) ||
+	    r->nego_lost) {
+		/*
+		 * V2-FRAME-19: the first message went unanswered or the
+		 * connection died under it; assume a server without
+		 * Version 2 from now on rather than loop.
+		 */
+		r->vers_cap = RPCRDMA2_VERS_1;
 		return -ETIMEDOUT;
+	}
 	if (r->nego != RPCRDMA2_NEGO_DONE)
 		return -EPROTO;
 	if (r->conn.vers == RPCRDMA2_VERS_1)
@@ -778,10 +795,10 @@ static void rr2c_op_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 		   xprt->stat.bklog_u);
 	seq_printf(seq, "0 0 0 0 0 0 0 %llu %llu %llu 0 0 0 0 0 0 0 0\n",
 		   r->stats.bad_hdrs, r->stats.errors, r->stats.grants);
-	seq_printf(seq, "\trpcrdma2:\tvers %u inline %u/%u sends %llu continued %llu recvs %llu write_waits %llu bad_xids %llu\n",
+	seq_printf(seq, "\trpcrdma2:\tvers %u inline %u/%u sends %llu continued %llu recvs %llu write_waits %llu bad_xids %llu hellos %llu\n",
 		   r->conn.vers, r->conn.send_inline, r->conn.recv_inline,
 		   r->stats.sends, r->stats.cont_msgs, r->stats.recvs,
-		   r->stats.write_waits, r->stats.bad_xids);
+		   r->stats.write_waits, r->stats.bad_xids, r->stats.hellos);
 }
 
 #if IS_ENABLED(CONFIG_SUNRPC_BACKCHANNEL)
@@ -922,6 +939,11 @@ u32 rpcrdma2_clnt_test_version(struct rpc_xprt *xprt)
 u32 rpcrdma2_clnt_test_grant(struct rpc_xprt *xprt)
 {
 	return READ_ONCE(xprt->cwnd) >> RPC_CWNDSHIFT;
+}
+
+u64 rpcrdma2_clnt_test_hellos(struct rpc_xprt *xprt)
+{
+	return rr2c(xprt)->stats.hellos;
 }
 #endif
 

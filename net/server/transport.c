@@ -355,10 +355,14 @@ static bool rr2s_negotiate(struct rr2s_conn *c, struct rpcrdma2_recv *rv)
 		rr2s_send_ctrl(c, out, outlen);
 	else if (n == RPCRDMA2_NEGO_FAIL)
 		rr2s_close(c);
-	if (c->conn.vers && n != RPCRDMA2_NEGO_MORE)
+	if (c->conn.vers && n != RPCRDMA2_NEGO_MORE) {
 		trace_rpcrdma2_svc_settled(&c->b.xprt.xpt_remote,
 					   c->conn.vers, c->conn.send_inline,
 					   c->conn.recv_inline);
+		pr_info_ratelimited("rpcrdma2: client %pISpc settled RPC-over-RDMA version %u, inline %u/%u\n",
+				    &c->b.xprt.xpt_remote, c->conn.vers,
+				    c->conn.send_inline, c->conn.recv_inline);
+	}
 	return n == RPCRDMA2_NEGO_RPC;
 }
 
@@ -724,8 +728,9 @@ static void rr2s_detach(struct svc_xprt *xprt)
 
 	if (cancel_work_sync(&c->grant_work))
 		svc_xprt_put(xprt);	/* the reference the work held */
+	rdma_disconnect(c->b.id);	/* flushes wake Reply senders */
+	wake_up_all(&c->send_wait);	/* ... and so does XPT_DEAD */
 	mutex_lock(&xprt->xpt_mutex);	/* no Reply is being sent */
-	rdma_disconnect(c->b.id);
 	if (c->ep_up)
 		ib_drain_qp(c->b.id->qp);	/* no completion after this */
 	mutex_unlock(&xprt->xpt_mutex);

@@ -15,6 +15,8 @@
  *   - the version matrix by per-role cap: v2/v2, v1 client/v2 server,
  *     v2 client/v1 server (fallback on ERR_VERS, V2-FRAME-18/23, E-12);
  *   - a Version 1 Call beyond the inline threshold fails at once;
+ *   - a dropped connection is re-established under the same client, and
+ *     after a fallback without negotiating again (V2-FRAME-19);
  *   - credit exhaustion: a client that has every credit in use gets the
  *     asynchronous grant (V2-CRED-05/07/08) and all Calls complete;
  *   - malformed messages from a raw QP get the required error or are
@@ -522,6 +524,46 @@ static void rr2r_v2_sizes_0_to_1m(struct kunit *test)
 		rr2r_roundtrip(test, clnt, pages, rr2r_sizes[i]);
 }
 
+/*
+ * Drop the connection under a mounted client: the next Call reconnects
+ * and succeeds.  After a fallback the reconnect opens in Version 1 at
+ * once, with no second CONNPROP (V2-FRAME-19, E-12).
+ */
+static void rr2r_reconnect(struct kunit *test, u32 svc_vers)
+{
+	struct rpc_xprt *xprt;
+	struct rpc_clnt *clnt;
+	struct page **pages;
+	u64 hellos;
+	u32 vers;
+
+	rr2r_caps(RPCRDMA2_VERS_2, svc_vers);
+	clnt = rr2r_clnt(test);
+	pages = rr2r_pages(test);
+	xprt = rr2r_xprt(clnt);
+	rr2r_roundtrip(test, clnt, pages, 1000);
+	vers = rpcrdma2_clnt_test_version(xprt);
+	hellos = rpcrdma2_clnt_test_hellos(xprt);
+	KUNIT_EXPECT_EQ(test, xprt->stat.connect_count, 1);
+
+	xprt_force_disconnect(xprt);
+	rr2r_roundtrip(test, clnt, pages, 1000);
+	KUNIT_EXPECT_EQ(test, xprt->stat.connect_count, 2);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_version(xprt), vers);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_hellos(xprt),
+			vers == RPCRDMA2_VERS_2 ? hellos + 1 : hellos);
+}
+
+static void rr2r_reconnect_v2(struct kunit *test)
+{
+	rr2r_reconnect(test, RPCRDMA2_VERS_2);
+}
+
+static void rr2r_reconnect_after_fallback_stays_v1(struct kunit *test)
+{
+	rr2r_reconnect(test, RPCRDMA2_VERS_1);
+}
+
 /* Version 1 both ways when only one side offers it; inline sizes only. */
 static void rr2r_version_matrix(struct kunit *test, u32 clnt_vers,
 				u32 svc_vers)
@@ -805,6 +847,9 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_v2_sizes_0_to_1m, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_v1_client_v2_server, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_v2_client_v1_server_falls_back,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_reconnect_v2, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_reconnect_after_fallback_stays_v1,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_credit_exhaustion_async_grant,
 			 rr2r_link_gen_params),

@@ -67,16 +67,17 @@ e2e() {
 	# the harness itself, on the stock module
 	"$q" -g 1 -s stock baseline || rc=1
 	# rpcrdma2 to rpcrdma2: Version 2, 1 MiB rsize/wsize by continuation
-	"$q" -g 1 -s ours -a expect=2 -n v2-ours-ours baseline || rc=1
+	"$q" -g 1 -s ours -a expect=2,server.expect=2 -n v2-ours-ours baseline || rc=1
 	# rdmavers=1 on both ends: Version 1, inline only
-	"$q" -g 1 -s ours -a rdmavers=1,expect=1,big=2 -n v1-ours-ours \
+	"$q" -g 1 -s ours -a rdmavers=1,expect=1,server.expect=1,big=2 -n v1-ours-ours \
 		baseline || rc=1
 	# interop: our client falls back to Version 1 with the stock server
 	"$q" -g 2 -s stock -c ours -a expect=1,big=2 -n interop-stock-ours \
 		baseline || rc=1
 	# interop: the stock client on our server, I/O within the v1 inline
 	# threshold (larger I/O with a v1 peer needs chunks)
-	"$q" -g 2 -s ours -c stock -a mountopts=rsize=2048:wsize=2048,big=2 \
+	"$q" -g 2 -s ours -c stock \
+		-a mountopts=rsize=2048:wsize=2048,server.expect=1,big=2 \
 		-n interop-ours-stock baseline || rc=1
 	return $rc
 }

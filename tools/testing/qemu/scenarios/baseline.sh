@@ -6,6 +6,7 @@
 # rpcrdma.ko; with rr2.mod=ours it runs the same checks on rpcrdma2.
 #
 # rr2.args words: expect=N (rpcrdma2 client: check the settled version),
+# server.expect=N (rpcrdma2 server: every client settled version N),
 # big=MiB (size of the large file, default 16), mountopts=A:B (extra
 # mount options), rdmavers=N / server.rdmavers=N / client.rdmavers=N.
 #
@@ -23,6 +24,7 @@ rr2_client_run() {
 			test "$(rr2_mount_xprt "$dir")" = rdma
 		rr2_info "v$vers mountstats: $(grep -A1 "mounted on $dir" /proc/self/mountstats | tail -n1)"
 		rr2_check_rdma_version "$dir" "$vers"
+		rr2_check "mountstats-tool.v$vers" sh -c "mountstats $dir > /dev/null"
 		mkdir -p "$dir/data" /tmp/v$vers
 		head -c $(($(rr2_arg big 16) << 20)) /dev/urandom > /tmp/v$vers/big
 		for n in $(seq 1 100); do
@@ -74,11 +76,18 @@ rr2_metadata() {
 }
 
 rr2_server_verify() {
-	local vers
+	local vers want
 	for vers in 3 4.2; do
 		rr2_check "server.verify.v$vers" sh -c \
 			"cd /export/v$vers/data && sha256sum -c --quiet SHA256SUMS"
 	done
+	# rpcrdma2 as the server logs the version each client settled on
+	want=$(rr2_arg server.expect "")
+	[ -n "$want" ] || return 0
+	rr2_info "server: $(dmesg | grep 'rpcrdma2: client .* settled' | tail -n1)"
+	rr2_check "server.rdma-version.is-$want" sh -c \
+		"dmesg | grep 'rpcrdma2: client .* settled' | grep -qv 'version $want,' && exit 1
+		 dmesg | grep -q 'rpcrdma2: client .* settled RPC-over-RDMA version $want,'"
 }
 
 rr2_main() {
