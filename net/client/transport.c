@@ -39,6 +39,7 @@
 #include <linux/err.h>
 #include <linux/slab.h>
 #include <linux/sunrpc/addr.h>
+#include <linux/sunrpc/bc_xprt.h>
 #include <linux/sunrpc/clnt.h>
 #include <linux/sunrpc/sched.h>
 #include <linux/sunrpc/xprt.h>
@@ -46,73 +47,11 @@
 #include <linux/unaligned.h>
 
 #include "rpcrdma2.h"
-#include "shared/cont.h"
-#include "shared/xfer.h"
+#include "client/client.h"
 #include <trace/events/rpcrdma2.h>
-
-#define RR2C_CREDITS		64	/* most RPCs in flight; also our grant */
-#define RR2C_SLOTS		128
-#define RR2C_RESOLVE_MS		5000
-#define RR2C_NEGO_TIMEOUT	(10 * HZ)
-#define RR2C_INIT_REEST_TO	(5 * HZ)
-#define RR2C_IDLE_TO		(5 * 60 * HZ)
-#define RR2C_BIND_TO		(60 * HZ)
-
-struct rr2c_stats {
-	u64	sends;			/* Sends posted */
-	u64	cont_msgs;		/* RPC messages sent as sequences */
-	u64	recvs;			/* messages received */
-	u64	bad_hdrs;		/* dropped: the codec refused them */
-	u64	errors;			/* RDMA2_ERROR / RDMA_ERROR received */
-	u64	grants;			/* credit-grant-only messages */
-	u64	bad_xids;		/* replies matching no request */
-	u64	write_waits;		/* ->send_request waited for room */
-	u64	hellos;			/* CONNPROPs sent to open a connection */
-};
-
-struct rr2c {
-	struct rpc_xprt		xprt;
-	struct delayed_work	connect_work;
-	u32			vers_cap;	/* 1 after a fallback */
-	bool			ever_failed;
-
-	/* one connection: valid while the transport is connected */
-	struct rdma_cm_id	*id;
-	struct rpcrdma2_ep	ep;
-	struct rpcrdma2_pool	pool;
-	struct rpcrdma2_local	local;
-	struct rpcrdma2_conn	conn;
-	struct completion	cm_done;
-	int			cm_status;
-	struct rpcrdma2_cm_pdata peer_pdata;
-	bool			peer_pdata_ok;
-	struct completion	nego_done;
-	enum rpcrdma2_nego	nego;
-	bool			nego_lost;	/* connection died first */
-	u32			nego_grant;
-
-	/* send side, under tx_lock */
-	spinlock_t		tx_lock;
-	struct rpcrdma2_seq	seq;
-	struct rpc_rqst		*tx_req;	/* the message being cut */
-	unsigned long		tx_cookie;
-	struct rpcrdma2_tx	tx;
-
-	/* receive side: only the CQ's work item touches these */
-	struct rpcrdma2_reasm	reasm;
-	struct rpc_rqst		*rx_req;	/* pinned while reassembling */
-	u32			rx_off;
-
-	struct rr2c_stats	stats;
-};
 
 static const struct rpc_xprt_ops rr2c_ops;
 static struct xprt_class rpcrdma2_clnt_class;
-
-static struct rr2c *rr2c(struct rpc_xprt *xprt)
-{
-	return container_of(xprt, struct rr2c, xprt);
-}
 
 /* ---- credits ---- */
 
@@ -229,15 +168,26 @@ static void rr2c_rx_finish(struct rr2c *r, int status)
 	struct rpc_rqst *req = r->rx_req;
 	struct rpc_xprt *xprt = &r->xprt;
 
-	if (!req)
+	if (!req) {
+		r->rx_bc = false;
 		return;
+	}
+	r->rx_req = NULL;
+	if (r->rx_bc) {			/* a reverse Call: hand it to NFS */
+		r->rx_bc = false;
+		if (status)
+			rr2c_bc_free_rqst(req);
+		else
+			rr2c_bc_deliver(r, req, r->rx_off);
+		r->rx_off = 0;
+		return;
+	}
 	spin_lock(&xprt->queue_lock);
 	if (status)
 		req->rq_task->tk_status = status;
 	xprt_complete_rqst(req->rq_task, status ? 0 : r->rx_off);
 	xprt_unpin_rqst(req);
 	spin_unlock(&xprt->queue_lock);
-	r->rx_req = NULL;
 	r->rx_off = 0;
 }
 
@@ -259,17 +209,8 @@ static struct rpc_rqst *rr2c_pin(struct rr2c *r, u32 xid)
 /* Copy payload octets into the reply buffer, dropping what overflows. */
 static void rr2c_rx_copy(struct rr2c *r, const void *data, u32 len)
 {
-	struct xdr_buf *xb = &r->rx_req->rq_private_buf;
-	u32 room = xb->buflen > r->rx_off ? xb->buflen - r->rx_off : 0;
-	unsigned int saved = xb->len;
-
-	len = min(len, room);
-	if (len) {
-		xb->len = xb->buflen;
-		write_bytes_to_xdr_buf(xb, r->rx_off, (void *)data, len);
-		xb->len = saved;
-	}
-	r->rx_off += len;
+	r->rx_off += rpcrdma2_copy_to_xdr(&r->rx_req->rq_private_buf,
+					  r->rx_off, data, len);
 }
 
 /* An RPC Reply message, or one part of a continued one. */
@@ -290,8 +231,13 @@ static void rr2c_recv_msg(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 		break;
 	}
 	if (r->reasm.nmsgs == 1) {
-		r->rx_req = rr2c_pin(r, hdr->xid);
 		r->rx_off = 0;
+		r->rx_bc = rpcrdma2_rpc_is_call((const u8 *)buf + hdr->hdrlen,
+						plen);
+		if (r->rx_bc)		/* RFC 8167: the server calls us */
+			r->rx_req = rr2c_bc_take(r, hdr->xid);
+		else
+			r->rx_req = rr2c_pin(r, hdr->xid);
 	}
 	if (r->rx_req)
 		rr2c_rx_copy(r, (const u8 *)buf + hdr->hdrlen, plen);
@@ -318,8 +264,7 @@ static void rr2c_recv_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr)
 {
 	r->stats.errors++;
 	trace_rpcrdma2_clnt_error(hdr->xid, hdr->vers, hdr->err);
-	if (r->rx_req)
-		rr2c_rx_finish(r, -EIO);
+	rr2c_rx_finish(r, -EIO);
 	r->rx_req = rr2c_pin(r, hdr->xid);
 	rr2c_rx_finish(r, rr2c_errno(hdr));
 }
@@ -383,7 +328,12 @@ static void rr2c_recv_done(struct rpcrdma2_recv *rv)
 		r->stats.bad_hdrs++;
 		goto repost;
 	}
-	rr2c_set_grant(r, rpcrdma2_credit_in(hdr.vers, hdr.credit));
+	/* a reverse Call's credit word is not a grant for our Calls */
+	if (hdr.htype != RDMA2_MSG ||
+	    !(r->reasm.active ? r->rx_bc :
+	      rpcrdma2_rpc_is_call((u8 *)rv->buf + hdr.hdrlen,
+				   rv->len - hdr.hdrlen)))
+		rr2c_set_grant(r, rpcrdma2_credit_in(hdr.vers, hdr.credit));
 	if (rpcrdma2_is_credit_grant(&hdr)) {
 		bool ack;
 
@@ -502,7 +452,8 @@ static int rr2c_connect(struct rr2c *r)
 {
 	struct rpc_xprt *xprt = &r->xprt;
 	struct rpcrdma2_ep_attr attr = {
-		.nr_recv	= RR2C_CREDITS + RPCRDMA2_RECV_EXTRA,
+		.nr_recv	= RR2C_CREDITS + RR2C_BC_SLOTS +
+				  RPCRDMA2_RECV_EXTRA,
 		.recv_size	= RPCRDMA2_V2_DEF_INLINE,
 		.nr_send	= RPCRDMA2_CTRL_SENDS + 2 * RPCRDMA2_SEQ_WINDOW,
 		.send_size	= RPCRDMA2_V2_DEF_INLINE,
@@ -544,7 +495,7 @@ static int rr2c_connect(struct rr2c *r)
 	r->local.max_vers = min(r->local.max_vers, r->vers_cap);
 	r->local.send_size = attr.send_size;
 	r->local.recv_size = attr.recv_size;
-	r->local.brs = RDMA2_RVRSDIR_NONE;
+	r->local.brs = RDMA2_RVRSDIR_SIMPLE;	/* V2-RDIR-10: callbacks */
 	r->local.credits = rpcrdma2_credit_out(RPCRDMA2_VERS_2, RR2C_CREDITS);
 	memset(&r->seq, 0, sizeof(r->seq));
 	rpcrdma2_reasm_init(&r->reasm, RPCRDMA2_MAX_CONT_MSG);
@@ -636,24 +587,14 @@ static void rr2c_op_close(struct rpc_xprt *xprt)
 	xprt_disconnect_done(xprt);
 }
 
-static void rr2c_free_addresses(struct rpc_xprt *xprt)
-{
-	unsigned int i;
-
-	for (i = 0; i < RPC_DISPLAY_MAX; i++) {
-		if (i == RPC_DISPLAY_PROTO || i == RPC_DISPLAY_NETID)
-			continue;
-		kfree(xprt->address_strings[i]);
-	}
-}
-
 static void rr2c_op_destroy(struct rpc_xprt *xprt)
 {
 	struct rr2c *r = rr2c(xprt);
 
 	cancel_delayed_work_sync(&r->connect_work);
 	rr2c_teardown(r);
-	rr2c_free_addresses(xprt);
+	rr2c_bc_destroy(xprt, UINT_MAX);
+	rpcrdma2_xprt_free_addresses(xprt);
 	xprt_free(xprt);
 	module_put(THIS_MODULE);
 }
@@ -688,7 +629,8 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 
 	if (!xprt_connected(xprt))
 		return -ENOTCONN;
-	if (!xprt_request_get_cong(xprt, req))
+	/* a Reply to a reverse Call uses no forward credit (RFC 8167) */
+	if (!bc_prealloc(req) && !xprt_request_get_cong(xprt, req))
 		return -EBADSLT;
 
 	spin_lock(&r->tx_lock);
@@ -698,11 +640,14 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 			.xid		= be32_to_cpu(req->rq_xid),
 			.credit		= rpcrdma2_credit_out(r->conn.vers,
 							      RR2C_CREDITS),
+			.flags		= bc_prealloc(req) ?
+					  RDMA2_F_RESPONSE : 0,
 			.inline_size	= r->conn.send_inline,
 			.payload	= &req->rq_snd_buf,
 		};
 		nmsgs = rpcrdma2_tx_nmsgs(&r->tx);
 		if (!nmsgs) {
+			r->stats.too_big++;
 			spin_unlock(&r->tx_lock);
 			trace_rpcrdma2_clnt_too_big(r->tx.xid, r->tx.vers, 0,
 						    req->rq_snd_buf.len);
@@ -747,16 +692,7 @@ wait:
 
 static void rr2c_op_set_port(struct rpc_xprt *xprt, unsigned short port)
 {
-	struct sockaddr *sap = (struct sockaddr *)&xprt->addr;
-	char buf[8];
-
-	rpc_set_port(sap, port);
-	kfree(xprt->address_strings[RPC_DISPLAY_PORT]);
-	snprintf(buf, sizeof(buf), "%u", port);
-	xprt->address_strings[RPC_DISPLAY_PORT] = kstrdup(buf, GFP_KERNEL);
-	kfree(xprt->address_strings[RPC_DISPLAY_HEX_PORT]);
-	snprintf(buf, sizeof(buf), "%4hx", port);
-	xprt->address_strings[RPC_DISPLAY_HEX_PORT] = kstrdup(buf, GFP_KERNEL);
+	rpcrdma2_xprt_set_port(xprt, port);
 }
 
 static void rr2c_op_timer(struct rpc_xprt *xprt, struct rpc_task *task)
@@ -777,9 +713,10 @@ static void rr2c_op_set_connect_timeout(struct rpc_xprt *xprt,
 }
 
 /*
- * /proc/self/mountstats: the generic transport counters in the order
- * mountstats(8) expects for "rdma", then ours, named in
- * Documentation/protocol.rst.
+ * /proc/self/mountstats: "xprt: rdma" and the 27 counters mountstats(8)
+ * and nfsiostat(8) read for it, in their order (those that have no
+ * meaning without chunks are 0), then rpcrdma2's own as name/value
+ * pairs after the word "rpcrdma2", which those tools ignore.
  */
 static void rr2c_op_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 {
@@ -793,45 +730,18 @@ static void rr2c_op_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 		   xprt->stat.connect_time / HZ, idle, xprt->stat.sends,
 		   xprt->stat.recvs, xprt->stat.bad_xids, xprt->stat.req_u,
 		   xprt->stat.bklog_u);
-	seq_printf(seq, "0 0 0 0 0 0 0 %llu %llu %llu 0 0 0 0 0 0 0 0\n",
-		   r->stats.bad_hdrs, r->stats.errors, r->stats.grants);
-	seq_printf(seq, "\trpcrdma2:\tvers %u inline %u/%u sends %llu continued %llu recvs %llu write_waits %llu bad_xids %llu hellos %llu\n",
+	/* segments, RDMA octets, pull-up/fix-up/hardway: none without DDP */
+	seq_puts(seq, "0 0 0 0 0 0 0 0 ");
+	seq_printf(seq, "%llu %llu 0 0 0 0 0 0 %llu ",
+		   r->stats.too_big, r->stats.bad_hdrs + r->stats.errors,
+		   r->stats.write_waits);
+	seq_printf(seq, "rpcrdma2 vers %u inline %u/%u sends %llu continued %llu recvs %llu grants %llu errors %llu bad_hdrs %llu bad_xids %llu hellos %llu bc_calls %llu bc_dropped %llu\n",
 		   r->conn.vers, r->conn.send_inline, r->conn.recv_inline,
 		   r->stats.sends, r->stats.cont_msgs, r->stats.recvs,
-		   r->stats.write_waits, r->stats.bad_xids, r->stats.hellos);
+		   r->stats.grants, r->stats.errors, r->stats.bad_hdrs,
+		   r->stats.bad_xids, r->stats.hellos, r->stats.bc_calls,
+		   r->stats.bc_dropped);
 }
-
-#if IS_ENABLED(CONFIG_SUNRPC_BACKCHANNEL)
-/*
- * NFSv4.1+ mounts need a transport that declares a backchannel.  Reverse
- * direction RPC (RFC 8167) is not carried yet: reverse Calls from the
- * server are dropped as unmatched (stats bad_xids), nfsd finds the
- * callback path down, and the client runs without delegations.  One
- * slot of one page is what the session advertises meanwhile.
- */
-static int rr2c_bc_setup(struct rpc_xprt *xprt, unsigned int min_reqs)
-{
-	return 0;
-}
-
-static size_t rr2c_bc_maxpayload(struct rpc_xprt *xprt)
-{
-	return PAGE_SIZE;
-}
-
-static unsigned int rr2c_bc_num_slots(struct rpc_xprt *xprt)
-{
-	return 1;
-}
-
-static void rr2c_bc_free_rqst(struct rpc_rqst *rqst)
-{
-}
-
-static void rr2c_bc_destroy(struct rpc_xprt *xprt, unsigned int max_reqs)
-{
-}
-#endif
 
 static const struct rpc_timeout rr2c_timeout = {
 	.to_initval	= 60 * HZ,
@@ -856,35 +766,12 @@ static const struct rpc_xprt_ops rr2c_ops = {
 	.destroy		= rr2c_op_destroy,
 	.set_connect_timeout	= rr2c_op_set_connect_timeout,
 	.print_stats		= rr2c_op_print_stats,
-#if IS_ENABLED(CONFIG_SUNRPC_BACKCHANNEL)
 	.bc_setup		= rr2c_bc_setup,
 	.bc_maxpayload		= rr2c_bc_maxpayload,
 	.bc_num_slots		= rr2c_bc_num_slots,
 	.bc_free_rqst		= rr2c_bc_free_rqst,
 	.bc_destroy		= rr2c_bc_destroy,
-#endif
 };
-
-static void rr2c_format_addresses(struct rpc_xprt *xprt)
-{
-	struct sockaddr *sap = (struct sockaddr *)&xprt->addr;
-	char buf[128];
-
-	if (sap->sa_family == AF_INET6) {
-		snprintf(buf, sizeof(buf), "%pi6",
-			 &((struct sockaddr_in6 *)sap)->sin6_addr);
-		xprt->address_strings[RPC_DISPLAY_NETID] = RPCBIND_NETID_RDMA6;
-	} else {
-		snprintf(buf, sizeof(buf), "%08x",
-			 ntohl(((struct sockaddr_in *)sap)->sin_addr.s_addr));
-		xprt->address_strings[RPC_DISPLAY_NETID] = RPCBIND_NETID_RDMA;
-	}
-	xprt->address_strings[RPC_DISPLAY_HEX_ADDR] = kstrdup(buf, GFP_KERNEL);
-	rpc_ntop(sap, buf, sizeof(buf));
-	xprt->address_strings[RPC_DISPLAY_ADDR] = kstrdup(buf, GFP_KERNEL);
-	xprt->address_strings[RPC_DISPLAY_PROTO] = "rdma";
-	rr2c_op_set_port(xprt, rpc_get_port(sap));
-}
 
 static struct rpc_xprt *rpcrdma2_clnt_setup(struct xprt_create *args)
 {
@@ -918,7 +805,7 @@ static struct rpc_xprt *rpcrdma2_clnt_setup(struct xprt_create *args)
 	memcpy(&xprt->addr, args->dstaddr, args->addrlen);
 	if (rpc_get_port((struct sockaddr *)&xprt->addr))
 		xprt_set_bound(xprt);
-	rr2c_format_addresses(xprt);
+	rpcrdma2_xprt_addresses(xprt);
 	xprt->max_payload = RPCRDMA2_MAX_CONT_MSG - 8192;
 	xprt->cwnd = RPC_CWNDSCALE;	/* one credit until granted */
 

@@ -50,14 +50,8 @@
 #include <rdma/rdma_cm.h>
 
 #include "rpcrdma2.h"
-#include "shared/cont.h"
-#include "shared/xfer.h"
+#include "server/server.h"
 #include <trace/events/rpcrdma2.h>
-
-#define RR2S_CREDITS_INIT	32
-#define RR2S_CREDITS		64
-#define RR2S_BACKLOG		64
-#define RR2S_SEND_TIMEOUT	(30 * HZ)
 
 /* What the codec accepts before we answer that chunks are unsupported. */
 static const struct rpcrdma2_limits rr2s_limits = {
@@ -68,71 +62,12 @@ static const struct rpcrdma2_limits rr2s_limits = {
 
 static struct svc_xprt_class rpcrdma2_svc_class;
 
-enum rr2s_kind { RR2S_LISTENER, RR2S_CONN };
-
-/* The head of both objects, so the CM handler can tell them apart. */
-struct rr2s_base {
-	struct svc_xprt		xprt;
-	enum rr2s_kind		kind;
-	struct rdma_cm_id	*id;
-};
-
-struct rr2s_listener {
-	struct rr2s_base	b;
-	spinlock_t		lock;		/* protects pending */
-	struct list_head	pending;	/* rr2s_conn to accept */
-};
-
-/* One received Call, queued for an nfsd thread. */
-struct rr2s_msg {
-	struct list_head	list;
-	struct rpcrdma2_recv	*rv;	/* not continued: held Receive */
-	u32			off;	/* payload offset in rv->buf */
-	u32			len;	/* payload octets */
-	struct page		**pages; /* continued: the reassembled payload */
-	u32			npages;
-};
-
-struct rr2s_conn {
-	struct rr2s_base	b;
-	struct list_head	accept_entry;
-	struct rpcrdma2_cm_pdata peer_pdata;
-	bool			ep_up;
-	struct rpcrdma2_ep	ep;
-	struct rpcrdma2_pool	pool;
-	struct rpcrdma2_local	local;
-	struct rpcrdma2_conn	conn;
-
-	/* queued Calls (CQ work item -> nfsd), under rq_lock */
-	spinlock_t		rq_lock;
-	struct list_head	ready;
-	struct rr2s_msg		*slots;		/* one per Receive */
-
-	/* reassembly: the CQ work item only */
-	struct rpcrdma2_reasm	reasm;
-	struct rr2s_msg		*asm_msg;
-	u32			asm_max;
-
-	/* sending: tx_lock for the window, xpt_mutex for whole Replies */
-	spinlock_t		tx_lock;
-	struct rpcrdma2_seq	seq;
-	wait_queue_head_t	send_wait;
-	u32			grant;
-	atomic_t		outstanding;	/* Calls without a Reply */
-	struct work_struct	grant_work;
-};
-
-static struct rr2s_conn *rr2s_conn(struct svc_xprt *xprt)
-{
-	return container_of(xprt, struct rr2s_conn, b.xprt);
-}
-
 static struct rr2s_listener *rr2s_listener(struct svc_xprt *xprt)
 {
 	return container_of(xprt, struct rr2s_listener, b.xprt);
 }
 
-static u32 rr2s_credit(const struct rr2s_conn *c)
+u32 rr2s_credit(const struct rr2s_conn *c)
 {
 	return rpcrdma2_credit_out(c->conn.vers ?: RPCRDMA2_VERS_2,
 				   READ_ONCE(c->grant));
@@ -140,7 +75,7 @@ static u32 rr2s_credit(const struct rr2s_conn *c)
 
 /* ---- control messages: credit grants and errors ---- */
 
-static void rr2s_close(struct rr2s_conn *c)
+void rr2s_close(struct rr2s_conn *c)
 {
 	svc_xprt_deferred_close(&c->b.xprt);
 }
@@ -313,6 +248,12 @@ static bool rr2s_recv_call(struct rr2s_conn *c, struct rpcrdma2_recv *rv,
 		rr2s_send_error(c, h, RDMA2_ERR_INVAL_CONT, 0);
 		return false;
 	case RPCRDMA2_REASM_DONE:
+		if (c->reasm.nmsgs == 1 &&
+		    !rpcrdma2_rpc_is_call((u8 *)rv->buf + h->hdrlen, plen)) {
+			/* a Reply to one of our reverse Calls (RFC 8167) */
+			rr2s_bc_reply(c, (u8 *)rv->buf + h->hdrlen, plen, NULL);
+			return false;
+		}
 		if (c->reasm.nmsgs == 1) {
 			m = &c->slots[rv - c->ep.recvs];
 			m->rv = rv;
@@ -333,8 +274,15 @@ static bool rr2s_recv_call(struct rr2s_conn *c, struct rpcrdma2_recv *rv,
 	if (rpcrdma2_seq_ack_due(c->reasm.nmsgs, more))
 		rr2s_send_grant(c);
 	if (!more) {
-		rr2s_queue(c, c->asm_msg);
+		m = c->asm_msg;
 		c->asm_msg = NULL;
+		if (m->npages &&
+		    rpcrdma2_rpc_is_call(page_address(m->pages[0]), m->len)) {
+			rr2s_queue(c, m);
+		} else {
+			rr2s_bc_reply(c, NULL, m->len, m->pages);
+			rr2s_free_pages(m);
+		}
 	}
 	return false;
 }
@@ -537,30 +485,41 @@ static bool rr2s_may_send(struct rr2s_conn *c, struct rpcrdma2_send **sd,
 	return ok && *sd;
 }
 
-static int rr2s_send_reply(struct rr2s_conn *c, struct xdr_buf *res)
+/**
+ * rr2s_send_msg - send one RPC message, inline or continued
+ * @c: the connection; the caller holds its xpt_mutex (E-31)
+ * @payload: the RPC message
+ * @xid: its XID
+ * @flags: RDMA2_F_RESPONSE for a Reply, 0 for a reverse Call
+ *
+ * Waits for Send buffers and window acknowledgments.  Returns 0,
+ * -EMSGSIZE (answered with an error when it was a Reply), or
+ * -ENOTCONN when the connection is going away.
+ */
+int rr2s_send_msg(struct rr2s_conn *c, struct xdr_buf *payload, u32 xid,
+		  u32 flags)
 {
 	struct rpcrdma2_tx tx = {
 		.vers		= c->conn.vers,
+		.xid		= xid,
 		.credit		= rr2s_credit(c),
-		.flags		= RDMA2_F_RESPONSE,
+		.flags		= flags,
 		.inline_size	= c->conn.send_inline,
-		.payload	= res,
+		.payload	= payload,
 	};
 	struct rpcrdma2_send *sd;
 	u32 nmsgs, len;
 	int more, ret;
 
-	if (res->head[0].iov_len < 4)
-		return -EIO;
-	tx.xid = be32_to_cpup(res->head[0].iov_base);
 	nmsgs = rpcrdma2_tx_nmsgs(&tx);
 	if (!nmsgs) {
 		/* Version 1 without a usable Reply chunk (RFC 8166 4.5.2). */
 		struct rpcrdma2_hdr h = { .xid = tx.xid, .vers = tx.vers };
 
-		rr2s_send_error(c, &h, tx.vers == RPCRDMA2_VERS_1 ?
-				RDMA2_ERR_BAD_XDR : RDMA2_ERR_REPLY_RESOURCE,
-				0);
+		if (flags & RDMA2_F_RESPONSE)
+			rr2s_send_error(c, &h, tx.vers == RPCRDMA2_VERS_1 ?
+					RDMA2_ERR_BAD_XDR :
+					RDMA2_ERR_REPLY_RESOURCE, 0);
 		return -EMSGSIZE;
 	}
 	spin_lock(&c->tx_lock);
@@ -580,10 +539,10 @@ static int rr2s_send_reply(struct rr2s_conn *c, struct xdr_buf *res)
 		ret = more < 0 ? more : rpcrdma2_ep_post_send(sd, len, 0);
 		if (ret) {
 			rpcrdma2_pool_put(&c->pool, sd);
-			return ret;
+			return -ENOTCONN;
 		}
 	} while (more);
-	trace_rpcrdma2_svc_reply(tx.xid, tx.vers, nmsgs, res->len);
+	trace_rpcrdma2_svc_reply(tx.xid, tx.vers, nmsgs, payload->len);
 	return 0;
 }
 
@@ -595,10 +554,14 @@ static int rr2s_sendto(struct svc_rqst *rqstp)
 
 	rr2s_release_ctxt(xprt, rqstp->rq_xprt_ctxt);
 	rqstp->rq_xprt_ctxt = NULL;
+	if (rqstp->rq_res.head[0].iov_len < 4)
+		return -EIO;
 	mutex_lock(&xprt->xpt_mutex);
 	ret = -ENOTCONN;
 	if (!svc_xprt_is_dead(xprt))
-		ret = rr2s_send_reply(c, &rqstp->rq_res);
+		ret = rr2s_send_msg(c, &rqstp->rq_res,
+				    be32_to_cpup(rqstp->rq_res.head[0].iov_base),
+				    RDMA2_F_RESPONSE);
 	mutex_unlock(&xprt->xpt_mutex);
 	if (ret && ret != -EMSGSIZE) {
 		rr2s_close(c);
@@ -643,7 +606,8 @@ static void rr2s_conn_free(struct rr2s_conn *c)
 static int rr2s_conn_setup(struct rr2s_conn *c)
 {
 	struct rpcrdma2_ep_attr attr = {
-		.nr_recv	= RR2S_CREDITS + RPCRDMA2_RECV_EXTRA,
+		.nr_recv	= RR2S_CREDITS + RR2S_BC_SLOTS +
+				  RPCRDMA2_RECV_EXTRA,
 		.recv_size	= RPCRDMA2_V2_DEF_INLINE,
 		.nr_send	= RPCRDMA2_CTRL_SENDS + 2 * RPCRDMA2_SEQ_WINDOW,
 		.send_size	= RPCRDMA2_V2_DEF_INLINE,
@@ -667,7 +631,7 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	c->local.max_vers = rpcrdma2_max_version(RPCRDMA2_SERVER);
 	c->local.send_size = attr.send_size;
 	c->local.recv_size = attr.recv_size;
-	c->local.brs = RDMA2_RVRSDIR_NONE;
+	c->local.brs = RDMA2_RVRSDIR_SIMPLE;	/* reverse Replies inline */
 	c->grant = RR2S_CREDITS_INIT;
 	c->local.credits = rpcrdma2_credit_out(RPCRDMA2_VERS_2, c->grant);
 	rpcrdma2_conn_init(&c->conn, &c->peer_pdata);
@@ -903,10 +867,18 @@ static struct svc_xprt_class rpcrdma2_svc_class = {
 
 int rpcrdma2_svc_register(void)
 {
-	return svc_reg_xprt_class(&rpcrdma2_svc_class);
+	int ret = rr2s_bc_register();
+
+	if (ret)
+		return ret;
+	ret = svc_reg_xprt_class(&rpcrdma2_svc_class);
+	if (ret)
+		rr2s_bc_unregister();
+	return ret;
 }
 
 void rpcrdma2_svc_unregister(void)
 {
 	svc_unreg_xprt_class(&rpcrdma2_svc_class);
+	rr2s_bc_unregister();
 }

@@ -19,6 +19,10 @@
  */
 
 #include <linux/slab.h>
+#include <linux/sunrpc/addr.h>
+#include <linux/sunrpc/msg_prot.h>
+#include <linux/sunrpc/xprt.h>
+#include <linux/unaligned.h>
 
 #include "shared/cont.h"
 #include "shared/xfer.h"
@@ -231,4 +235,88 @@ int rpcrdma2_tx_next(struct rpcrdma2_tx *tx, void *buf, u32 *len)
 	tx->msgno++;
 	*len = hlen + chunk;
 	return more;
+}
+
+/**
+ * rpcrdma2_copy_to_xdr - copy received payload into a receive buffer
+ * @xb: the buffer (head, pages, tail), filled in order
+ * @off: where in it
+ * @data: the octets
+ * @len: how many
+ *
+ * Octets beyond the buffer's capacity are dropped: the RPC layer's
+ * decoder then finds the message short.  Returns the octets copied.
+ */
+u32 rpcrdma2_copy_to_xdr(struct xdr_buf *xb, u32 off, const void *data,
+			 u32 len)
+{
+	unsigned int saved = xb->len;
+
+	if (off >= xb->buflen)
+		return 0;
+	len = min(len, xb->buflen - off);
+	if (!len)
+		return 0;
+	xb->len = xb->buflen;	/* the capacity, for the bounds checks */
+	if (write_bytes_to_xdr_buf(xb, off, (void *)data, len))
+		len = 0;
+	xb->len = saved;
+	return len;
+}
+
+/* Is this RPC message a Call (RFC 5531 msg_type, the second word)? */
+bool rpcrdma2_rpc_is_call(const void *payload, u32 len)
+{
+	return len >= 8 && get_unaligned_be32((const u8 *)payload + 4) ==
+			   RPC_CALL;
+}
+
+/*
+ * The address strings a transport shows in mountstats and debugfs,
+ * shared by the client transport and the server's backchannel.
+ */
+void rpcrdma2_xprt_addresses(struct rpc_xprt *xprt)
+{
+	struct sockaddr *sap = (struct sockaddr *)&xprt->addr;
+	char buf[128];
+
+	if (sap->sa_family == AF_INET6) {
+		snprintf(buf, sizeof(buf), "%pi6",
+			 &((struct sockaddr_in6 *)sap)->sin6_addr);
+		xprt->address_strings[RPC_DISPLAY_NETID] = RPCBIND_NETID_RDMA6;
+	} else {
+		snprintf(buf, sizeof(buf), "%08x",
+			 ntohl(((struct sockaddr_in *)sap)->sin_addr.s_addr));
+		xprt->address_strings[RPC_DISPLAY_NETID] = RPCBIND_NETID_RDMA;
+	}
+	xprt->address_strings[RPC_DISPLAY_HEX_ADDR] = kstrdup(buf, GFP_KERNEL);
+	rpc_ntop(sap, buf, sizeof(buf));
+	xprt->address_strings[RPC_DISPLAY_ADDR] = kstrdup(buf, GFP_KERNEL);
+	xprt->address_strings[RPC_DISPLAY_PROTO] = "rdma";
+	rpcrdma2_xprt_set_port(xprt, rpc_get_port(sap));
+}
+
+void rpcrdma2_xprt_set_port(struct rpc_xprt *xprt, unsigned short port)
+{
+	char buf[8];
+
+	rpc_set_port((struct sockaddr *)&xprt->addr, port);
+	kfree(xprt->address_strings[RPC_DISPLAY_PORT]);
+	snprintf(buf, sizeof(buf), "%u", port);
+	xprt->address_strings[RPC_DISPLAY_PORT] = kstrdup(buf, GFP_KERNEL);
+	kfree(xprt->address_strings[RPC_DISPLAY_HEX_PORT]);
+	snprintf(buf, sizeof(buf), "%4hx", port);
+	xprt->address_strings[RPC_DISPLAY_HEX_PORT] = kstrdup(buf, GFP_KERNEL);
+}
+
+void rpcrdma2_xprt_free_addresses(struct rpc_xprt *xprt)
+{
+	unsigned int i;
+
+	for (i = 0; i < RPC_DISPLAY_MAX; i++) {
+		if (i == RPC_DISPLAY_PROTO || i == RPC_DISPLAY_NETID)
+			continue;
+		kfree(xprt->address_strings[i]);
+		xprt->address_strings[i] = NULL;
+	}
 }

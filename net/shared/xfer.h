@@ -85,4 +85,13 @@ struct rpcrdma2_tx {
 u32 rpcrdma2_tx_nmsgs(const struct rpcrdma2_tx *tx);
 int rpcrdma2_tx_next(struct rpcrdma2_tx *tx, void *buf, u32 *len);
 
+u32 rpcrdma2_copy_to_xdr(struct xdr_buf *xb, u32 off, const void *data,
+			 u32 len);
+bool rpcrdma2_rpc_is_call(const void *payload, u32 len);
+
+struct rpc_xprt;
+void rpcrdma2_xprt_addresses(struct rpc_xprt *xprt);
+void rpcrdma2_xprt_set_port(struct rpc_xprt *xprt, unsigned short port);
+void rpcrdma2_xprt_free_addresses(struct rpc_xprt *xprt);
+
 #endif /* RPCRDMA2_XFER_H */

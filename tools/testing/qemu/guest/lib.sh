@@ -100,10 +100,17 @@ rr2_mount_xprt() {
 		m && $1 == "xprt:" { print $2; exit }' /proc/self/mountstats
 }
 
-# rpcrdma2's own line in mountstats for the mount at DIR ("vers N ...").
+# rpcrdma2's own counters for the mount at DIR ("vers N ..."): the
+# name/value pairs after the word "rpcrdma2" on its "xprt:" line.
 rr2_mount_rdma2() {
 	awk -v d="$1" '$1 == "device" { m = ($5 == d) }
-		m && $1 == "rpcrdma2:" { $1 = ""; print; exit }' /proc/self/mountstats
+		m && $1 == "xprt:" {
+			for (i = 1; i <= NF; i++) if ($i == "rpcrdma2") break
+			s = ""
+			for (i++; i <= NF; i++) s = s " " $i
+			print s
+			exit
+		}' /proc/self/mountstats
 }
 
 # The server side of a two-guest scenario: rxe, the transport, nfsd on

@@ -40,6 +40,13 @@ rr2_client_run() {
 		umount "$dir" && rr2_mount "$vers" "$dir" "/export/v$vers" || rr2_fail "remount.v$vers"
 		rr2_check "readback.v$vers" sh -c "cd $dir/data && sha256sum -c --quiet SHA256SUMS"
 		rr2_check "metadata.v$vers" rr2_metadata "$dir/meta"
+		# NFSv4.1+: nfsd reached the client's callback service over
+		# the same connection (RFC 8167); otherwise every SEQUENCE
+		# reply says "callback path down" and the client answers
+		# each with BIND_CONN_TO_SESSION
+		[ "$vers" = 3 ] || rr2_check "callback-path-up.v$vers" \
+			test "$(rr2_op_count "$dir" BIND_CONN_TO_SESSION)" = 0
+		rr2_info "v$vers after I/O: $(rr2_mount_rdma2 "$dir")"
 		rr2_check "umount.v$vers" umount "$dir"
 	done
 }
@@ -62,6 +69,12 @@ rr2_check_rdma_version() {
 	rr2_info "v$vers rpcrdma2: $(rr2_mount_rdma2 "$dir")"
 	rr2_check "rdma-version.v$vers.is-$want" \
 		test "$(rr2_mount_rdma2 "$dir" | awk '{ print $2 }')" = "$want"
+}
+
+# rr2_op_count DIR OP: how many OP calls the mount at DIR has made
+rr2_op_count() {
+	awk -v d="$1" -v op="$2:" '$1 == "device" { m = ($5 == d) }
+		m && $1 == op { n = $2 } END { print n + 0 }' /proc/self/mountstats
 }
 
 # create, stat, rename and unlink 100 files; every step must succeed

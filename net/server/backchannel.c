@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rpcrdma2 server half: reverse-direction RPC (RFC 8167, seed 002; seed
+ * 001 section 4.5 on Version 2), the NFSv4.1+ callback channel.
+ *
+ * nfsd sends callbacks through an rpc_clnt whose transport is looked up
+ * by ident XPRT_TRANSPORT_BC_RDMA with the forward connection's svc_xprt
+ * attached; this file registers that class.  Its rpc_xprt belongs to
+ * one connection: a reverse Call goes out on the connection's Send path
+ * as an RDMA_MSG / RDMA2_MSG without chunks (RESPONSE clear), under the
+ * same send mutex as the forward Replies (E-31).  On Version 2 it is
+ * sent only if the client advertised BRS above NONE (V2-RDIR-11).  The
+ * client's Reply arrives on the connection's receive path, which tells
+ * it from a forward Call by the RPC msg_type and hands it here to be
+ * matched by XID.
+ *
+ * Called by: net/sunrpc (xprt_create_transport and the rpc_xprt_ops for
+ * nfsd's callback client), the server's receive path.
+ */
+
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sunrpc/clnt.h>
+#include <linux/sunrpc/svc_xprt.h>
+#include <linux/sunrpc/xprt.h>
+#include <linux/sunrpc/xprtrdma.h>
+#include <linux/unaligned.h>
+
+#include "server/server.h"
+
+static struct xprt_class rr2b_class;
+
+static int rr2b_send_request(struct rpc_rqst *req)
+{
+	struct svc_xprt *sx = req->rq_xprt->bc_xprt;
+	struct rr2s_conn *c;
+	int ret = -ENOTCONN;
+
+	if (!sx || svc_xprt_is_dead(sx))
+		return -ENOTCONN;
+	c = rr2s_conn(sx);
+	if (c->conn.vers == RPCRDMA2_VERS_2 &&
+	    c->conn.peer_props.brs == RDMA2_RVRSDIR_NONE)
+		return -ENOTCONN;		/* V2-RDIR-11 */
+	mutex_lock(&sx->xpt_mutex);
+	if (!svc_xprt_is_dead(sx))
+		ret = rr2s_send_msg(c, &req->rq_snd_buf,
+				    be32_to_cpu(req->rq_xid), 0);
+	mutex_unlock(&sx->xpt_mutex);
+	if (ret == -ENOTCONN)
+		rr2s_close(c);
+	else if (!ret)
+		c->bc_calls++;
+	return ret;
+}
+
+/* A backchannel is connected for as long as its connection is. */
+static void rr2b_connect(struct rpc_xprt *xprt, struct rpc_task *task)
+{
+	xprt_clear_connecting(xprt);
+	xprt_wake_pending_tasks(xprt, -ENOTCONN);
+}
+
+static void rr2b_close(struct rpc_xprt *xprt)
+{
+	xprt_disconnect_done(xprt);
+}
+
+static void rr2b_destroy(struct rpc_xprt *xprt)
+{
+	rpcrdma2_xprt_free_addresses(xprt);
+	xprt_free(xprt);
+}
+
+static int rr2b_buf_alloc(struct rpc_task *task)
+{
+	return rpc_malloc(task);
+}
+
+static void rr2b_buf_free(struct rpc_task *task)
+{
+	rpc_free(task);
+}
+
+static const struct rpc_xprt_ops rr2b_ops = {
+	.reserve_xprt		= xprt_reserve_xprt,
+	.release_xprt		= xprt_release_xprt,
+	.alloc_slot		= xprt_alloc_slot,
+	.free_slot		= xprt_free_slot,
+	.buf_alloc		= rr2b_buf_alloc,
+	.buf_free		= rr2b_buf_free,
+	.send_request		= rr2b_send_request,
+	.wait_for_reply_request	= xprt_wait_for_reply_request_def,
+	.connect		= rr2b_connect,
+	.close			= rr2b_close,
+	.destroy		= rr2b_destroy,
+};
+
+static const struct rpc_timeout rr2b_timeout = {
+	.to_initval	= 60 * HZ,
+	.to_maxval	= 60 * HZ,
+};
+
+static struct rpc_xprt *rr2b_setup(struct xprt_create *args)
+{
+	struct svc_xprt *sx = args->bc_xprt;
+	struct rpc_xprt *xprt;
+
+	if (!sx || args->addrlen > sizeof(xprt->addr))
+		return ERR_PTR(-EINVAL);
+	xprt = xprt_alloc(args->net, sizeof(*xprt), RR2S_BC_SLOTS,
+			  RR2S_BC_SLOTS);
+	if (!xprt)
+		return ERR_PTR(-ENOMEM);
+	xprt->timeout = &rr2b_timeout;
+	xprt->ops = &rr2b_ops;
+	xprt->xprt_class = &rr2b_class;
+	xprt->prot = XPRT_TRANSPORT_BC_RDMA;
+	xprt->addrlen = args->addrlen;
+	memcpy(&xprt->addr, args->dstaddr, args->addrlen);
+	rpcrdma2_xprt_addresses(xprt);
+	xprt->max_payload = PAGE_SIZE;	/* what clients take in callbacks */
+	xprt_set_bound(xprt);
+	xprt_set_connected(xprt);
+
+	/* one reference for sx->xpt_bc_xprt, put by svc_xprt_free() */
+	xprt_get(xprt);
+	sx->xpt_bc_xprt = xprt;
+	xprt->bc_xprt = sx;
+	return xprt;
+}
+
+/**
+ * rr2s_bc_reply - a Reply to a reverse Call arrived
+ * @c: the connection
+ * @data: the RPC Reply, or NULL when it was reassembled into @pages
+ * @len: its length
+ * @pages: the reassembled Reply, or NULL
+ *
+ * Called from the receive path; a Reply that matches nothing is dropped.
+ */
+void rr2s_bc_reply(struct rr2s_conn *c, const void *data, u32 len,
+		   struct page **pages)
+{
+	struct rpc_xprt *xprt = READ_ONCE(c->b.xprt.xpt_bc_xprt);
+	struct rpc_rqst *req;
+	u32 off, n, copied = 0;
+	__be32 xid;
+
+	if (!xprt || len < 8)
+		return;
+	xid = *(const __be32 *)(data ?: page_address(pages[0]));
+	spin_lock(&xprt->queue_lock);
+	req = xprt_lookup_rqst(xprt, xid);
+	if (req)
+		xprt_pin_rqst(req);
+	spin_unlock(&xprt->queue_lock);
+	if (!req)
+		return;
+	if (data) {
+		copied = rpcrdma2_copy_to_xdr(&req->rq_private_buf, 0, data,
+					      len);
+	} else {
+		for (off = 0; off < len; off += n) {
+			n = min_t(u32, len - off, PAGE_SIZE);
+			copied += rpcrdma2_copy_to_xdr(&req->rq_private_buf, off,
+				page_address(pages[off >> PAGE_SHIFT]), n);
+		}
+	}
+	spin_lock(&xprt->queue_lock);
+	xprt_complete_rqst(req->rq_task, copied);
+	xprt_unpin_rqst(req);
+	spin_unlock(&xprt->queue_lock);
+}
+
+static struct xprt_class rr2b_class = {
+	.list	= LIST_HEAD_INIT(rr2b_class.list),
+	.name	= "rpcrdma2 backchannel",
+	.owner	= THIS_MODULE,
+	.ident	= XPRT_TRANSPORT_BC_RDMA,
+	.setup	= rr2b_setup,
+};
+
+int rr2s_bc_register(void)
+{
+	return xprt_register_transport(&rr2b_class);
+}
+
+void rr2s_bc_unregister(void)
+{
+	xprt_unregister_transport(&rr2b_class);
+}
