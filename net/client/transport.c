@@ -601,16 +601,6 @@ static void rr2c_op_destroy(struct rpc_xprt *xprt)
 
 /* ---- sending ---- */
 
-static int rr2c_op_buf_alloc(struct rpc_task *task)
-{
-	return rpc_malloc(task);
-}
-
-static void rr2c_op_buf_free(struct rpc_task *task)
-{
-	rpc_free(task);
-}
-
 /* No room: ask to be woken by a Send completion or an acknowledgment. */
 static int rr2c_wait_room(struct rr2c *r)
 {
@@ -759,8 +749,8 @@ static const struct rpc_xprt_ops rr2c_ops = {
 	.rpcbind		= rpcb_getport_async,
 	.set_port		= rr2c_op_set_port,
 	.connect		= rr2c_op_connect,
-	.buf_alloc		= rr2c_op_buf_alloc,
-	.buf_free		= rr2c_op_buf_free,
+	.buf_alloc		= rpc_malloc,
+	.buf_free		= rpc_free,
 	.send_request		= rr2c_op_send_request,
 	.close			= rr2c_op_close,
 	.destroy		= rr2c_op_destroy,

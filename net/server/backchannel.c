@@ -72,23 +72,13 @@ static void rr2b_destroy(struct rpc_xprt *xprt)
 	xprt_free(xprt);
 }
 
-static int rr2b_buf_alloc(struct rpc_task *task)
-{
-	return rpc_malloc(task);
-}
-
-static void rr2b_buf_free(struct rpc_task *task)
-{
-	rpc_free(task);
-}
-
 static const struct rpc_xprt_ops rr2b_ops = {
 	.reserve_xprt		= xprt_reserve_xprt,
 	.release_xprt		= xprt_release_xprt,
 	.alloc_slot		= xprt_alloc_slot,
 	.free_slot		= xprt_free_slot,
-	.buf_alloc		= rr2b_buf_alloc,
-	.buf_free		= rr2b_buf_free,
+	.buf_alloc		= rpc_malloc,
+	.buf_free		= rpc_free,
 	.send_request		= rr2b_send_request,
 	.wait_for_reply_request	= xprt_wait_for_reply_request_def,
 	.connect		= rr2b_connect,
