@@ -648,6 +648,7 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 		rpcrdma2_seq_start(&r->seq, nmsgs);
 		r->tx_req = req;
 		r->tx_cookie = xprt->connect_cookie;
+		req->rq_xtime = ktime_get();	/* per-op RTT in mountstats */
 	}
 	do {
 		if (!rpcrdma2_seq_may_send(&r->seq, r->tx.msgno + 1))
@@ -670,6 +671,7 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 	r->tx_req = NULL;
 	spin_unlock(&r->tx_lock);
 	req->rq_bytes_sent = 0;
+	req->rq_xmit_bytes_sent += req->rq_snd_buf.len;
 	trace_rpcrdma2_clnt_call(r->tx.xid, r->conn.vers, r->tx.msgno,
 				 req->rq_snd_buf.len);
 	return 0;

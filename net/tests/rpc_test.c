@@ -27,6 +27,7 @@
 #include <linux/kthread.h>
 #include <linux/sunrpc/addr.h>
 #include <linux/sunrpc/clnt.h>
+#include <linux/sunrpc/metrics.h>
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/svc_xprt.h>
 #include <linux/sunrpc/svcsock.h>
@@ -508,6 +509,26 @@ static const u32 rr2r_sizes[] = {
 	300001, 524288, RR2R_MAX,
 };
 
+/*
+ * Per-operation statistics (mountstats, nfsiostat) come from what the
+ * transport records at transmission: the octets sent, and the send
+ * time from which the round trip is measured, which cannot exceed the
+ * whole execution time.
+ */
+static void rr2r_check_iostats(struct kunit *test, struct rpc_clnt *clnt)
+{
+	const struct rpc_iostats *put = &clnt->cl_metrics[RR2R_PUT];
+	u64 sent = 0;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(rr2r_sizes); i++)
+		sent += rr2r_sizes[i];
+	KUNIT_EXPECT_EQ(test, put->om_ops, ARRAY_SIZE(rr2r_sizes));
+	KUNIT_EXPECT_GT(test, put->om_bytes_sent, sent);
+	KUNIT_EXPECT_LE(test, ktime_to_ns(put->om_rtt),
+			ktime_to_ns(put->om_execute));
+}
+
 /* V2-CONT-01..03, V2-INLINE-02/08, V2-FRAME-14: 0 to 1 MiB over v2. */
 static void rr2r_v2_sizes_0_to_1m(struct kunit *test)
 {
@@ -522,6 +543,7 @@ static void rr2r_v2_sizes_0_to_1m(struct kunit *test)
 			RPCRDMA2_VERS_2);
 	for (i = 0; i < ARRAY_SIZE(rr2r_sizes); i++)
 		rr2r_roundtrip(test, clnt, pages, rr2r_sizes[i]);
+	rr2r_check_iostats(test, clnt);
 }
 
 /*
