@@ -28,6 +28,9 @@ void rpcrdma2_test_cap_version(enum rpcrdma2_role role, unsigned int vers);
 u32 rpcrdma2_clnt_test_version(struct rpc_xprt *xprt);
 u32 rpcrdma2_clnt_test_grant(struct rpc_xprt *xprt);
 u64 rpcrdma2_clnt_test_hellos(struct rpc_xprt *xprt);
+void rpcrdma2_clnt_test_stall(struct rpc_xprt *xprt, u32 msgno);
+u32 rpcrdma2_clnt_test_tx_msgno(struct rpc_xprt *xprt);
+void rpcrdma2_clnt_test_set_grant(struct rpc_xprt *xprt, u32 grant);
 #endif
 
 /* net/client/transport.c */

@@ -36,6 +36,8 @@ struct rr2c_stats {
 	u64	too_big;		/* Calls refused: no chunks yet (v1) */
 	u64	bc_calls;		/* reverse-direction Calls received */
 	u64	bc_dropped;		/* ... dropped: no slot or no service */
+	u64	aborted_seqs;		/* Calls abandoned mid-sequence */
+	u64	errors_sent;		/* RDMA2_ERRORs we answered with */
 };
 
 struct rr2c {
@@ -53,26 +55,40 @@ struct rr2c {
 	struct completion	cm_done;
 	int			cm_status;
 	struct rpcrdma2_cm_pdata peer_pdata;
-	bool			peer_pdata_ok;
 	struct completion	nego_done;
 	enum rpcrdma2_nego	nego;
 	bool			nego_lost;	/* connection died first */
 	u32			nego_grant;
 
-	/* send side, under tx_lock */
+	/*
+	 * Send side, under tx_lock.  A message being cut is identified
+	 * by its rpc_rqst, XID and connection, never by the rpc_rqst
+	 * alone: the slot allocator reuses rpc_rqsts.
+	 */
 	spinlock_t		tx_lock;
 	struct rpcrdma2_seq	seq;
 	struct rpc_rqst		*tx_req;	/* the message being cut */
+	__be32			tx_xid;
 	unsigned long		tx_cookie;
 	struct rpcrdma2_tx	tx;
 
-	/* receive side: only the CQ's work item touches these */
+	/*
+	 * Receive side: only the CQ's work item touches these.  A Reply
+	 * being reassembled is found again by XID for every message and
+	 * pinned only while its octets are copied, so a task that exits
+	 * mid-sequence never waits on a Receive that may not come.
+	 */
 	struct rpcrdma2_reasm	reasm;
-	struct rpc_rqst		*rx_req;	/* pinned while reassembling */
+	u32			rx_xid;
 	u32			rx_off;
-	bool			rx_bc;		/* rx_req is a reverse Call */
+	bool			rx_active;	/* a message is being received */
+	bool			rx_bc;		/* ... and it is a reverse Call */
+	struct rpc_rqst		*rx_bc_req;	/* its slot, or NULL: dropped */
 
 	struct rr2c_stats	stats;
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+	u32			test_stall_at;	/* see rr2c_test_stalled() */
+#endif
 };
 
 static inline struct rr2c *rr2c(struct rpc_xprt *xprt)

@@ -37,6 +37,7 @@
 
 #include <linux/module.h>
 #include <linux/err.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/sunrpc/addr.h>
 #include <linux/sunrpc/bc_xprt.h>
@@ -55,20 +56,30 @@ static struct xprt_class rpcrdma2_clnt_class;
 
 /* ---- credits ---- */
 
+/*
+ * Apply the server's grant as the congestion window.  A larger window
+ * may let a Call that waits for congestion space go: wake the first
+ * waiter on the sending queue, which tries the transport lock again on
+ * its own.  The lock itself is never released here: only its holder
+ * may do that, and during autoclose that is not a task at all.
+ */
 static void rr2c_set_grant(struct rr2c *r, u32 grant)
 {
 	struct rpc_xprt *xprt = &r->xprt;
+	bool raised = false;
 
 	if (!grant)
 		return;			/* V2-CRED-03: keep the previous one */
 	grant = min_t(u32, grant, RR2C_CREDITS);
 	spin_lock(&xprt->transport_lock);
 	if (xprt->cwnd != grant << RPC_CWNDSHIFT) {
+		raised = xprt->cwnd < grant << RPC_CWNDSHIFT;
 		xprt->cwnd = grant << RPC_CWNDSHIFT;
 		trace_rpcrdma2_clnt_grant(r->conn.vers, grant);
 	}
-	xprt->ops->release_xprt(xprt, NULL);	/* wake a waiting sender */
 	spin_unlock(&xprt->transport_lock);
+	if (raised)
+		rpc_wake_up_next(&xprt->sending);
 }
 
 /* ---- connection manager events ---- */
@@ -90,7 +101,8 @@ static int rr2c_cm_event(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		status = -ENETUNREACH;
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
-		r->peer_pdata_ok = rpcrdma2_ep_peer_pdata(ev, &r->peer_pdata);
+		/* CMP-CMPD-14: no usable record means 1024/1024, R = 0 */
+		rpcrdma2_ep_peer_pdata(ev, &r->peer_pdata);
 		break;
 	case RDMA_CM_EVENT_REJECTED:
 		status = -ECONNREFUSED;
@@ -134,6 +146,8 @@ static void rr2c_send_done(struct rpcrdma2_send *sd)
 						sd->status);
 		xprt_force_disconnect(&r->xprt);
 	}
+	/* pairs with the barrier in rr2c_wait_room() */
+	smp_mb();
 	xprt_write_space(&r->xprt);
 }
 
@@ -143,108 +157,192 @@ static void rr2c_repost(struct rr2c *r, struct rpcrdma2_recv *rv)
 		xprt_force_disconnect(&r->xprt);
 }
 
-/* Send a credit-grant-only message (V2-CRED-08) as a window ack. */
-static void rr2c_send_ack(struct rr2c *r)
+/* Post a control message (credit grant or error) from the reserve. */
+static void rr2c_send_ctrl(struct rr2c *r, const void *msg, u32 len)
 {
 	struct rpcrdma2_send *sd = rpcrdma2_pool_get(&r->pool, true);
-	u32 credit = rpcrdma2_credit_out(r->conn.vers, RR2C_CREDITS);
-	u32 len;
 
-	if (!sd) {
+	if (!sd || !len) {
+		if (sd)
+			rpcrdma2_pool_put(&r->pool, sd);
 		xprt_force_disconnect(&r->xprt);
 		return;
 	}
-	len = rpcrdma2_encode_credit_grant(sd->buf, sd->ep->attr.send_size,
-					   credit);
-	if (!len || rpcrdma2_ep_post_send(sd, len, 0)) {
+	memcpy(sd->buf, msg, len);
+	if (rpcrdma2_ep_post_send(sd, len, 0)) {
 		rpcrdma2_pool_put(&r->pool, sd);
 		xprt_force_disconnect(&r->xprt);
 	}
 }
 
-/* Finish the request being reassembled with @status (0: its reply). */
-static void rr2c_rx_finish(struct rr2c *r, int status)
+/* Send a credit-grant-only message (V2-CRED-08) as a window ack. */
+static void rr2c_send_ack(struct rr2c *r)
 {
-	struct rpc_rqst *req = r->rx_req;
-	struct rpc_xprt *xprt = &r->xprt;
+	u32 credit = rpcrdma2_credit_out(r->conn.vers, RR2C_CREDITS);
+	u8 msg[RPCRDMA2_HDRLEN_NOCHUNKS];
 
-	if (!req) {
-		r->rx_bc = false;
+	rr2c_send_ctrl(r, msg,
+		       rpcrdma2_encode_credit_grant(msg, sizeof(msg), credit));
+}
+
+/*
+ * Answer a received message with RDMA2_ERROR where the spec makes the
+ * receiving peer answer whatever its role: misuse of F_TPMORE and a
+ * CONNPROP after the final one (V2-PROP-12, V2-PROP-13, V2-ERR-21), an
+ * unknown header type (V2-FRAME-13).  Errors are never answered
+ * (codec), and a Requester drops every other rejection (V2-ERR-24).
+ */
+static void rr2c_send_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
+			    u32 err)
+{
+	u32 credit = rpcrdma2_credit_out(r->conn.vers, RR2C_CREDITS);
+	u8 msg[64];
+	u32 len;
+
+	if (r->conn.vers != RPCRDMA2_VERS_2 || hdr->htype == RDMA2_ERROR)
 		return;
-	}
-	r->rx_req = NULL;
-	if (r->rx_bc) {			/* a reverse Call: hand it to NFS */
-		r->rx_bc = false;
-		if (status)
-			rr2c_bc_free_rqst(req);
-		else
-			rr2c_bc_deliver(r, req, r->rx_off);
-		r->rx_off = 0;
-		return;
-	}
-	spin_lock(&xprt->queue_lock);
-	if (status)
-		req->rq_task->tk_status = status;
-	xprt_complete_rqst(req->rq_task, status ? 0 : r->rx_off);
-	xprt_unpin_rqst(req);
-	spin_unlock(&xprt->queue_lock);
+	r->stats.errors_sent++;
+	trace_rpcrdma2_clnt_error_sent(hdr->xid, r->conn.vers, err);
+	len = rpcrdma2_encode_error(msg, sizeof(msg), RPCRDMA2_VERS_2,
+				    hdr->xid, hdr->vers, credit, err, 0, 0);
+	rr2c_send_ctrl(r, msg, len);
+}
+
+/* The message being received is over: forget it. */
+static void rr2c_rx_reset(struct rr2c *r)
+{
+	r->rx_active = false;
+	r->rx_bc = false;
+	r->rx_bc_req = NULL;
 	r->rx_off = 0;
 }
 
-static struct rpc_rqst *rr2c_pin(struct rr2c *r, u32 xid)
+/*
+ * Give up on the message being received without completing anything:
+ * a forward Reply's RPC times out and is retransmitted, a reverse
+ * Call's slot goes back to the pool.
+ */
+static void rr2c_rx_drop(struct rr2c *r)
+{
+	if (r->rx_active && r->rx_bc && r->rx_bc_req)
+		rr2c_bc_free_rqst(r->rx_bc_req);
+	rr2c_rx_reset(r);
+}
+
+/*
+ * Copy Reply octets to the request with XID @xid at *@off and, on the
+ * last message, complete it with @status (0: the whole Reply arrived).
+ * The request is pinned only for the copy.
+ */
+static void rr2c_reply_copy(struct rr2c *r, u32 xid, const void *data,
+			    u32 len, u32 *off, bool last, int status)
 {
 	struct rpc_xprt *xprt = &r->xprt;
 	struct rpc_rqst *req;
 
 	spin_lock(&xprt->queue_lock);
 	req = xprt_lookup_rqst(xprt, cpu_to_be32(xid));
-	if (req)
-		xprt_pin_rqst(req);
-	spin_unlock(&xprt->queue_lock);
-	if (!req)
+	if (!req) {
+		spin_unlock(&xprt->queue_lock);
 		r->stats.bad_xids++;
-	return req;
+		return;
+	}
+	xprt_pin_rqst(req);
+	spin_unlock(&xprt->queue_lock);
+
+	if (len)
+		*off += rpcrdma2_copy_to_xdr(&req->rq_private_buf, *off, data,
+					     len);
+
+	spin_lock(&xprt->queue_lock);
+	if (last) {
+		if (status)
+			req->rq_task->tk_status = status;
+		xprt_complete_rqst(req->rq_task, status ? 0 : *off);
+	}
+	xprt_unpin_rqst(req);
+	spin_unlock(&xprt->queue_lock);
 }
 
-/* Copy payload octets into the reply buffer, dropping what overflows. */
-static void rr2c_rx_copy(struct rr2c *r, const void *data, u32 len)
+/*
+ * The first message of an RPC message: is it a reverse Call?  On
+ * Version 2 RDMA2_F_RESPONSE says so without looking at the payload
+ * (V2-RDIR-18), and it must agree with the RPC msg_type (V2-FRAME-08);
+ * Version 1 has no flag, so the msg_type decides (RFC 8167).  Returns
+ * false with *ok false for a message to drop.
+ */
+static bool rr2c_is_reverse_call(const struct rr2c *r,
+				 const struct rpcrdma2_hdr *hdr,
+				 const void *payload, u32 plen, bool *ok)
 {
-	r->rx_off += rpcrdma2_copy_to_xdr(&r->rx_req->rq_private_buf,
-					  r->rx_off, data, len);
+	bool call = rpcrdma2_rpc_is_call(payload, plen);
+
+	*ok = true;
+	if (hdr->vers != RPCRDMA2_VERS_2)
+		return call;
+	if (plen >= 8 && call == !!(hdr->flags & RDMA2_F_RESPONSE))
+		*ok = false;
+	return !(hdr->flags & RDMA2_F_RESPONSE);
 }
 
-/* An RPC Reply message, or one part of a continued one. */
+/* The first message of a forward Reply or a reverse Call. */
+static void rr2c_rx_start(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
+			  const void *payload, u32 plen)
+{
+	bool ok;
+
+	rr2c_rx_drop(r);		/* nothing is left of an earlier one */
+	r->rx_bc = rr2c_is_reverse_call(r, hdr, payload, plen, &ok);
+	/* V2-ERR-26: rdma_xid is the XID of the RPC message it carries */
+	if (!ok || !rpcrdma2_rpc_xid_ok(hdr, payload, plen)) {
+		r->stats.bad_hdrs++;
+		rpcrdma2_reasm_abort(&r->reasm, hdr);
+		r->rx_bc = false;
+		return;
+	}
+	r->rx_active = true;
+	r->rx_xid = hdr->xid;
+	if (r->rx_bc)			/* RFC 8167: the server calls us */
+		r->rx_bc_req = rr2c_bc_take(r, hdr->xid);
+}
+
+/* An RPC message, or one part of a continued one. */
 static void rr2c_recv_msg(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 			  const void *buf, u32 len)
 {
+	const u8 *payload = (const u8 *)buf + hdr->hdrlen;
 	u32 plen = len - hdr->hdrlen;
 	bool more = hdr->flags & RDMA2_F_MORE;
 
 	switch (rpcrdma2_reasm_add(&r->reasm, hdr, plen)) {
 	case RPCRDMA2_REASM_DISCARD:
 		return;
-	case RPCRDMA2_REASM_FAULT:	/* V2-CONT-06/09: a Requester drops */
-		rr2c_rx_finish(r, -EIO);
+	case RPCRDMA2_REASM_FAULT:
+		/* V2-ERR-24: a Requester drops, answers nothing */
+		rr2c_rx_drop(r);
 		r->stats.bad_hdrs++;
 		return;
 	default:
 		break;
 	}
 	if (r->reasm.nmsgs == 1) {
-		r->rx_off = 0;
-		r->rx_bc = rpcrdma2_rpc_is_call((const u8 *)buf + hdr->hdrlen,
-						plen);
-		if (r->rx_bc)		/* RFC 8167: the server calls us */
-			r->rx_req = rr2c_bc_take(r, hdr->xid);
-		else
-			r->rx_req = rr2c_pin(r, hdr->xid);
+		rr2c_rx_start(r, hdr, payload, plen);
+		if (!r->rx_active)
+			return;
 	}
-	if (r->rx_req)
-		rr2c_rx_copy(r, (const u8 *)buf + hdr->hdrlen, plen);
 	if (rpcrdma2_seq_ack_due(r->reasm.nmsgs, more))
 		rr2c_send_ack(r);
+	if (!r->rx_bc) {
+		rr2c_reply_copy(r, r->rx_xid, payload, plen, &r->rx_off, !more,
+				0);
+	} else if (r->rx_bc_req) {
+		r->rx_off += rpcrdma2_copy_to_xdr(&r->rx_bc_req->rq_private_buf,
+						  r->rx_off, payload, plen);
+		if (!more)
+			rr2c_bc_deliver(r, r->rx_bc_req, r->rx_off);
+	}
 	if (!more)
-		rr2c_rx_finish(r, 0);
+		rr2c_rx_reset(r);
 }
 
 static int rr2c_errno(const struct rpcrdma2_hdr *hdr)
@@ -260,13 +358,22 @@ static int rr2c_errno(const struct rpcrdma2_hdr *hdr)
 	}
 }
 
+/*
+ * An error fails the Call with its XID (V2-ERR-16, V2-ERR-28).  It ends
+ * a Reply being received only if that Reply has the same XID: an error
+ * never aborts another request's reassembly.
+ */
 static void rr2c_recv_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr)
 {
+	u32 off = 0;
+
 	r->stats.errors++;
 	trace_rpcrdma2_clnt_error(hdr->xid, hdr->vers, hdr->err);
-	rr2c_rx_finish(r, -EIO);
-	r->rx_req = rr2c_pin(r, hdr->xid);
-	rr2c_rx_finish(r, rr2c_errno(hdr));
+	if (r->rx_active && !r->rx_bc && r->rx_xid == hdr->xid) {
+		rpcrdma2_reasm_abort(&r->reasm, hdr);
+		rr2c_rx_reset(r);
+	}
+	rr2c_reply_copy(r, hdr->xid, NULL, 0, &off, true, rr2c_errno(hdr));
 }
 
 static void rr2c_negotiate(struct rr2c *r, const void *buf, u32 len)
@@ -285,11 +392,45 @@ static void rr2c_negotiate(struct rr2c *r, const void *buf, u32 len)
 	complete(&r->nego_done);
 }
 
+/*
+ * What the client takes as a Responder (reverse-direction Calls): no
+ * chunks at all (V2-RDIR-15, V2-ERR-33), so its errors say 0.
+ */
 static const struct rpcrdma2_limits rr2c_limits = {
 	.max_read_chunks	= 0,
 	.max_write_chunks	= 0,
 	.max_segments		= 0,
 };
+
+/*
+ * A message the codec rejected with @verdict.  The client answers only
+ * where the spec makes every receiver answer (rr2c_send_error), and
+ * as a reverse-direction Responder without chunk support (V2-RDIR-15);
+ * every other rejection is dropped (V2-ERR-24).
+ */
+static void rr2c_recv_rejected(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
+			       int verdict)
+{
+	r->stats.bad_hdrs++;
+	if (r->reasm.active) {
+		/* nothing may come between a sequence's messages (E-31) */
+		rpcrdma2_reasm_abort(&r->reasm, hdr);
+		rr2c_rx_drop(r);
+	}
+	switch (verdict) {
+	case RDMA2_ERR_INVAL_HTYPE:
+		rr2c_send_error(r, hdr, verdict);
+		break;
+	case RDMA2_ERR_READ_CHUNKS:
+	case RDMA2_ERR_WRITE_CHUNKS:
+	case RDMA2_ERR_SEGMENTS:
+		if (!(hdr->flags & RDMA2_F_RESPONSE))
+			rr2c_send_error(r, hdr, verdict);
+		break;
+	default:
+		break;
+	}
+}
 
 static void rr2c_recv_done(struct rpcrdma2_recv *rv)
 {
@@ -301,7 +442,7 @@ static void rr2c_recv_done(struct rpcrdma2_recv *rv)
 		if (rv->status != IB_WC_WR_FLUSH_ERR)
 			trace_rpcrdma2_wc_error(&r->xprt.addr, "recv",
 						rv->status);
-		rr2c_rx_finish(r, -ECONNABORTED);
+		rr2c_rx_drop(r);
 		if (!r->conn.vers && !completion_done(&r->nego_done)) {
 			r->nego = RPCRDMA2_NEGO_FAIL;
 			r->nego_lost = true;
@@ -319,20 +460,21 @@ static void rr2c_recv_done(struct rpcrdma2_recv *rv)
 	ret = rpcrdma2_decode_hdr(rv->buf, rv->len, r->conn.vers,
 				  &rr2c_limits, &hdr);
 	trace_rpcrdma2_recv(&r->xprt.addr, rv->len, ret, &hdr);
+	if (!ret && hdr.vers != r->conn.vers)		/* V2-FRAME-24 */
+		ret = RPCRDMA2_DROP;
+	/* V2-PROP-13: CONNPROP is once per connection */
+	if (!ret && hdr.htype == RDMA2_CONNPROP)
+		ret = RDMA2_ERR_INVAL_HTYPE;
 	if (ret) {
-		/* A Requester never answers an error with an error. */
-		r->stats.bad_hdrs++;
-		goto repost;
-	}
-	if (hdr.vers != r->conn.vers) {		/* V2-FRAME-20 */
-		r->stats.bad_hdrs++;
+		rr2c_recv_rejected(r, &hdr, ret);
 		goto repost;
 	}
 	/* a reverse Call's credit word is not a grant for our Calls */
 	if (hdr.htype != RDMA2_MSG ||
-	    !(r->reasm.active ? r->rx_bc :
-	      rpcrdma2_rpc_is_call((u8 *)rv->buf + hdr.hdrlen,
-				   rv->len - hdr.hdrlen)))
+	    (hdr.vers == RPCRDMA2_VERS_2 ? hdr.flags & RDMA2_F_RESPONSE :
+	     !(r->reasm.active ? r->rx_bc :
+	       rpcrdma2_rpc_is_call((u8 *)rv->buf + hdr.hdrlen,
+				    rv->len - hdr.hdrlen))))
 		rr2c_set_grant(r, rpcrdma2_credit_in(hdr.vers, hdr.credit));
 	if (rpcrdma2_is_credit_grant(&hdr)) {
 		bool ack;
@@ -353,9 +495,7 @@ static void rr2c_recv_done(struct rpcrdma2_recv *rv)
 		rr2c_recv_error(r, &hdr);
 		break;
 	default:
-		/* NOMSG needs a Reply chunk, which we never offer; a late
-		 * CONNPROP changes nothing once settled.
-		 */
+		/* NOMSG needs a Reply chunk, which we never offer */
 		r->stats.bad_hdrs++;
 		break;
 	}
@@ -376,7 +516,7 @@ static void rr2c_teardown(struct rr2c *r)
 		return;
 	rdma_disconnect(r->id);
 	rpcrdma2_ep_destroy(&r->ep);	/* drains: no completion after this */
-	rr2c_rx_finish(r, -ECONNABORTED);
+	rr2c_rx_drop(r);
 	rpcrdma2_pool_destroy(&r->pool);
 	rdma_destroy_id(r->id);
 	r->id = NULL;
@@ -441,10 +581,16 @@ static int rr2c_settle(struct rr2c *r)
 		r->vers_cap = RPCRDMA2_VERS_1;
 		return -ETIMEDOUT;
 	}
+	/*
+	 * V2-FRAME-18, V2-FRAME-19: whatever ended the negotiation other
+	 * than a Version 2 settlement (a fallback, or a first reply that
+	 * made no sense), later connections of this transport offer
+	 * Version 1 at once instead of negotiating in a loop.
+	 */
+	if (r->nego != RPCRDMA2_NEGO_DONE || r->conn.vers != RPCRDMA2_VERS_2)
+		r->vers_cap = RPCRDMA2_VERS_1;
 	if (r->nego != RPCRDMA2_NEGO_DONE)
 		return -EPROTO;
-	if (r->conn.vers == RPCRDMA2_VERS_1)
-		r->vers_cap = RPCRDMA2_VERS_1;	/* no loop on reconnect */
 	return 0;
 }
 
@@ -496,20 +642,21 @@ static int rr2c_connect(struct rr2c *r)
 	r->local.send_size = attr.send_size;
 	r->local.recv_size = attr.recv_size;
 	r->local.brs = RDMA2_RVRSDIR_SIMPLE;	/* V2-RDIR-10: callbacks */
+	rpcrdma2_local_segments(&r->local, id->device, &rr2c_limits);
 	r->local.credits = rpcrdma2_credit_out(RPCRDMA2_VERS_2, RR2C_CREDITS);
 	memset(&r->seq, 0, sizeof(r->seq));
 	rpcrdma2_reasm_init(&r->reasm, RPCRDMA2_MAX_CONT_MSG);
+	rr2c_rx_reset(r);
 	memset(&r->conn, 0, sizeof(r->conn));	/* unsettled: vers 0 */
 
-	r->peer_pdata_ok = false;
+	/* CMP-CMPD-05, CMP-CMPD-14: the peer's record, per connection */
+	rpcrdma2_cmp_decode(NULL, 0, &r->peer_pdata);
 	rpcrdma2_ep_conn_param(&r->ep, &param, pdata, false);
 	ret = rdma_connect(id, &param);
 	if (!ret)
 		ret = rr2c_cm_wait(r, xprt->connect_timeout);
 	if (ret)
 		goto fail;
-	if (!r->peer_pdata_ok)
-		memset(&r->peer_pdata, 0, sizeof(r->peer_pdata));
 	ret = rr2c_settle(r);
 	if (ret)
 		goto fail;
@@ -539,10 +686,17 @@ static void rr2c_connect_worker(struct work_struct *work)
 	struct rr2c *r = container_of(to_delayed_work(work), struct rr2c,
 				      connect_work);
 	struct rpc_xprt *xprt = &r->xprt;
+	bool swapper = atomic_read(&xprt->swapper);
+	unsigned int noreclaim = 0;
 	int ret;
 
+	/* a swap device's transport must connect under memory pressure */
+	if (swapper)
+		noreclaim = memalloc_noreclaim_save();
 	rr2c_teardown(r);
 	ret = rr2c_connect(r);
+	if (swapper)
+		memalloc_noreclaim_restore(noreclaim);
 	xprt_clear_connecting(xprt);
 	if (!ret) {
 		xprt->connect_cookie++;
@@ -601,12 +755,117 @@ static void rr2c_op_destroy(struct rpc_xprt *xprt)
 
 /* ---- sending ---- */
 
-/* No room: ask to be woken by a Send completion or an acknowledgment. */
+/*
+ * KUnit: stop cutting after a given number of Sends, as if room never
+ * came back, so a test can abandon a Call in the middle of its sequence.
+ */
+static bool rr2c_test_stalled(const struct rr2c *r)
+{
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+	return r->test_stall_at && r->tx.msgno >= r->test_stall_at;
+#else
+	return false;
+#endif
+}
+
+/* Is there room for the next Send of the message being cut? */
+static bool rr2c_has_room(struct rr2c *r)
+{
+	return rpcrdma2_seq_may_send(&r->seq, r->tx.msgno + 1) &&
+	       rpcrdma2_pool_avail(&r->pool);
+}
+
+/*
+ * No room: ask to be woken by a Send completion or an acknowledgment.
+ * Room that came back between the caller's check and the flag being
+ * set would wake nobody, so look once more after setting it.  Called
+ * under tx_lock, which the acknowledgment path takes too.
+ */
 static int rr2c_wait_room(struct rr2c *r)
 {
 	r->stats.write_waits++;
 	xprt_wait_for_buffer_space(&r->xprt);
+	/* the flag before the look: pairs with rr2c_send_done() */
+	smp_mb__after_atomic();
+	if (rr2c_has_room(r))
+		xprt_write_space(&r->xprt);
 	return -EAGAIN;
+}
+
+/*
+ * XDRBUF_SPARSE_PAGES (NFSv3 GETACL, for one): the upper layer leaves
+ * the Reply's pages for the transport to allocate.  Do it before the
+ * Call goes out, as the receive path cannot sleep for them.
+ */
+static int rr2c_alloc_sparse_pages(struct xdr_buf *buf)
+{
+	struct page **ppages = buf->pages + (buf->page_base >> PAGE_SHIFT);
+	u32 n = DIV_ROUND_UP(offset_in_page(buf->page_base) + buf->page_len,
+			     PAGE_SIZE);
+
+	if (!(buf->flags & XDRBUF_SPARSE_PAGES) || !buf->page_len)
+		return 0;
+	for (; n; n--, ppages++) {
+		if (!*ppages)
+			*ppages = alloc_page(GFP_NOWAIT | __GFP_NOWARN);
+		if (!*ppages)
+			return -ENOBUFS;	/* retried after a delay */
+	}
+	return 0;
+}
+
+/* Is @req the message whose cutting is under way on this connection? */
+static bool rr2c_tx_is(const struct rr2c *r, const struct rpc_rqst *req)
+{
+	return r->tx_req == req && r->tx_xid == req->rq_xid &&
+	       r->tx_cookie == r->xprt.connect_cookie;
+}
+
+/* Begin cutting @req.  Returns the number of Sends or a negative errno. */
+static int rr2c_tx_begin(struct rr2c *r, struct rpc_rqst *req)
+{
+	struct rpc_xprt *xprt = &r->xprt;
+	u32 nmsgs;
+
+	r->tx = (struct rpcrdma2_tx){
+		.vers		= r->conn.vers,
+		.xid		= be32_to_cpu(req->rq_xid),
+		.credit		= rpcrdma2_credit_out(r->conn.vers,
+						      RR2C_CREDITS),
+		/* V2-FRAME-08: RESPONSE is the msg_type; V2-RDIR-09 */
+		.flags		= bc_prealloc(req) ? RDMA2_F_RESPONSE : 0,
+		.inline_size	= r->conn.send_inline,
+		.payload	= &req->rq_snd_buf,
+	};
+	nmsgs = rpcrdma2_tx_nmsgs(&r->tx);
+	if (!nmsgs) {
+		r->stats.too_big++;
+		trace_rpcrdma2_clnt_too_big(r->tx.xid, r->tx.vers, 0,
+					    req->rq_snd_buf.len);
+		return -EMSGSIZE;
+	}
+	if (nmsgs > 1)
+		r->stats.cont_msgs++;
+	rpcrdma2_seq_start(&r->seq, nmsgs);
+	r->tx_req = req;
+	r->tx_xid = req->rq_xid;
+	r->tx_cookie = xprt->connect_cookie;
+	req->rq_xtime = ktime_get();	/* per-op RTT in mountstats */
+	return nmsgs;
+}
+
+/*
+ * A message was abandoned after some of its Sends went out: the peer
+ * holds an open sequence that nothing will finish, and the next message
+ * must not be cut into it (V2-CONT-06, E-31).  The connection is no
+ * longer usable: drop it, as xprtsock does after a partial send.
+ */
+static void rr2c_tx_abandon(struct rr2c *r)
+{
+	r->tx_req = NULL;
+	r->stats.aborted_seqs++;
+	trace_rpcrdma2_clnt_abandon(r->tx.xid, r->tx.vers, r->tx.msgno,
+				    r->tx.off);
 }
 
 static int rr2c_op_send_request(struct rpc_rqst *req)
@@ -614,43 +873,37 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 	struct rpc_xprt *xprt = req->rq_xprt;
 	struct rr2c *r = rr2c(xprt);
 	struct rpcrdma2_send *sd;
-	u32 len, nmsgs;
 	int more, ret;
+	u32 len;
 
 	if (!xprt_connected(xprt))
 		return -ENOTCONN;
+	ret = rr2c_alloc_sparse_pages(&req->rq_rcv_buf);
+	if (ret)
+		return ret;
 	/* a Reply to a reverse Call uses no forward credit (RFC 8167) */
 	if (!bc_prealloc(req) && !xprt_request_get_cong(xprt, req))
 		return -EBADSLT;
 
 	spin_lock(&r->tx_lock);
-	if (r->tx_req != req || r->tx_cookie != xprt->connect_cookie) {
-		r->tx = (struct rpcrdma2_tx){
-			.vers		= r->conn.vers,
-			.xid		= be32_to_cpu(req->rq_xid),
-			.credit		= rpcrdma2_credit_out(r->conn.vers,
-							      RR2C_CREDITS),
-			.flags		= bc_prealloc(req) ?
-					  RDMA2_F_RESPONSE : 0,
-			.inline_size	= r->conn.send_inline,
-			.payload	= &req->rq_snd_buf,
-		};
-		nmsgs = rpcrdma2_tx_nmsgs(&r->tx);
-		if (!nmsgs) {
-			r->stats.too_big++;
+	if (!rr2c_tx_is(r, req)) {
+		if (r->tx_req && r->tx.msgno &&
+		    r->tx_cookie == xprt->connect_cookie) {
+			/* another message was left half cut */
+			rr2c_tx_abandon(r);
 			spin_unlock(&r->tx_lock);
-			trace_rpcrdma2_clnt_too_big(r->tx.xid, r->tx.vers, 0,
-						    req->rq_snd_buf.len);
-			return -EMSGSIZE;
+			xprt_force_disconnect(xprt);
+			return -ENOTCONN;
 		}
-		if (nmsgs > 1)
-			r->stats.cont_msgs++;
-		rpcrdma2_seq_start(&r->seq, nmsgs);
-		r->tx_req = req;
-		r->tx_cookie = xprt->connect_cookie;
-		req->rq_xtime = ktime_get();	/* per-op RTT in mountstats */
+		ret = rr2c_tx_begin(r, req);
+		if (ret < 0) {
+			spin_unlock(&r->tx_lock);
+			return ret;
+		}
 	}
 	do {
+		if (rr2c_test_stalled(r))
+			goto stall;
 		if (!rpcrdma2_seq_may_send(&r->seq, r->tx.msgno + 1))
 			goto wait;
 		sd = rpcrdma2_pool_get(&r->pool, false);
@@ -680,6 +933,59 @@ wait:
 	ret = rr2c_wait_room(r);
 	spin_unlock(&r->tx_lock);
 	return ret;
+stall:
+	xprt_wait_for_buffer_space(xprt);
+	spin_unlock(&r->tx_lock);
+	return -EAGAIN;
+}
+
+/*
+ * The RPC layer takes @req off the transmit queue before it was sent
+ * in full (a soft timeout, a signal, umount -f).  If some of its Sends
+ * are already out, the connection cannot carry another message.
+ */
+static void rr2c_op_abort_send_request(struct rpc_rqst *req)
+{
+	struct rr2c *r = rr2c(req->rq_xprt);
+	bool abandoned = false;
+
+	spin_lock(&r->tx_lock);
+	if (rr2c_tx_is(r, req)) {
+		abandoned = r->tx.msgno;
+		if (abandoned)
+			rr2c_tx_abandon(r);
+		r->tx_req = NULL;
+	}
+	spin_unlock(&r->tx_lock);
+	if (abandoned)
+		xprt_force_disconnect(req->rq_xprt);
+}
+
+/*
+ * Swap over NFS/RDMA.  Receive buffers are preallocated and Send
+ * buffers are pooled, so the data path allocates nothing; what is left
+ * is to count the swap users, which makes the RPC layer mark this
+ * transport's tasks RPC_TASK_SWAPPER and the connect worker run with
+ * PF_MEMALLOC.
+ */
+static int rr2c_op_enable_swap(struct rpc_xprt *xprt)
+{
+	atomic_inc(&xprt->swapper);
+	return 0;
+}
+
+static void rr2c_op_disable_swap(struct rpc_xprt *xprt)
+{
+	atomic_dec(&xprt->swapper);
+}
+
+/* Fault injection (sunrpc's "disconnect" fault): drop the connection. */
+static void rr2c_op_inject_disconnect(struct rpc_xprt *xprt)
+{
+	struct rr2c *r = rr2c(xprt);
+
+	if (xprt_connected(xprt) && r->id)
+		rdma_disconnect(r->id);
 }
 
 static void rr2c_op_set_port(struct rpc_xprt *xprt, unsigned short port)
@@ -727,12 +1033,13 @@ static void rr2c_op_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 	seq_printf(seq, "%llu %llu 0 0 0 0 0 0 %llu ",
 		   r->stats.too_big, r->stats.bad_hdrs + r->stats.errors,
 		   r->stats.write_waits);
-	seq_printf(seq, "rpcrdma2 vers %u inline %u/%u sends %llu continued %llu recvs %llu grants %llu errors %llu bad_hdrs %llu bad_xids %llu hellos %llu bc_calls %llu bc_dropped %llu\n",
+	seq_printf(seq, "rpcrdma2 vers %u inline %u/%u sends %llu continued %llu recvs %llu grants %llu errors %llu bad_hdrs %llu bad_xids %llu hellos %llu bc_calls %llu bc_dropped %llu aborted %llu errors_sent %llu\n",
 		   r->conn.vers, r->conn.send_inline, r->conn.recv_inline,
 		   r->stats.sends, r->stats.cont_msgs, r->stats.recvs,
 		   r->stats.grants, r->stats.errors, r->stats.bad_hdrs,
 		   r->stats.bad_xids, r->stats.hellos, r->stats.bc_calls,
-		   r->stats.bc_dropped);
+		   r->stats.bc_dropped, r->stats.aborted_seqs,
+		   r->stats.errors_sent);
 }
 
 static const struct rpc_timeout rr2c_timeout = {
@@ -754,10 +1061,14 @@ static const struct rpc_xprt_ops rr2c_ops = {
 	.buf_alloc		= rpc_malloc,
 	.buf_free		= rpc_free,
 	.send_request		= rr2c_op_send_request,
+	.abort_send_request	= rr2c_op_abort_send_request,
 	.close			= rr2c_op_close,
 	.destroy		= rr2c_op_destroy,
 	.set_connect_timeout	= rr2c_op_set_connect_timeout,
 	.print_stats		= rr2c_op_print_stats,
+	.enable_swap		= rr2c_op_enable_swap,
+	.disable_swap		= rr2c_op_disable_swap,
+	.inject_disconnect	= rr2c_op_inject_disconnect,
 	.bc_setup		= rr2c_bc_setup,
 	.bc_maxpayload		= rr2c_bc_maxpayload,
 	.bc_num_slots		= rr2c_bc_num_slots,
@@ -823,6 +1134,27 @@ u32 rpcrdma2_clnt_test_grant(struct rpc_xprt *xprt)
 u64 rpcrdma2_clnt_test_hellos(struct rpc_xprt *xprt)
 {
 	return rr2c(xprt)->stats.hellos;
+}
+
+void rpcrdma2_clnt_test_stall(struct rpc_xprt *xprt, u32 msgno)
+{
+	WRITE_ONCE(rr2c(xprt)->test_stall_at, msgno);
+}
+
+u32 rpcrdma2_clnt_test_tx_msgno(struct rpc_xprt *xprt)
+{
+	struct rr2c *r = rr2c(xprt);
+	u32 n;
+
+	spin_lock(&r->tx_lock);
+	n = r->tx_req ? r->tx.msgno : 0;
+	spin_unlock(&r->tx_lock);
+	return n;
+}
+
+void rpcrdma2_clnt_test_set_grant(struct rpc_xprt *xprt, u32 grant)
+{
+	rr2c_set_grant(rr2c(xprt), grant);
 }
 #endif
 

@@ -30,6 +30,18 @@
 
 static struct xprt_class rr2b_class;
 
+/*
+ * V2-RDIR-11: reverse Calls go only to a client that said it takes
+ * them.  On Version 2 that is its BRS property (absent = NONE, E-18);
+ * Version 1 has no such property, and NFSv4.1 sessions say it instead
+ * (BC1-RDIR-02).
+ */
+static bool rr2s_bc_allowed(const struct rr2s_conn *c)
+{
+	return c->conn.vers != RPCRDMA2_VERS_2 ||
+	       c->conn.peer_props.brs != RDMA2_RVRSDIR_NONE;
+}
+
 static int rr2b_send_request(struct rpc_rqst *req)
 {
 	struct svc_xprt *sx = req->rq_xprt->bc_xprt;
@@ -39,8 +51,7 @@ static int rr2b_send_request(struct rpc_rqst *req)
 	if (!sx || svc_xprt_is_dead(sx))
 		return -ENOTCONN;
 	c = rr2s_conn(sx);
-	if (c->conn.vers == RPCRDMA2_VERS_2 &&
-	    c->conn.peer_props.brs == RDMA2_RVRSDIR_NONE)
+	if (!rr2s_bc_allowed(c))
 		return -ENOTCONN;		/* V2-RDIR-11 */
 	mutex_lock(&sx->xpt_mutex);
 	if (!svc_xprt_is_dead(sx))
@@ -70,6 +81,7 @@ static void rr2b_destroy(struct rpc_xprt *xprt)
 {
 	rpcrdma2_xprt_free_addresses(xprt);
 	xprt_free(xprt);
+	module_put(THIS_MODULE);	/* taken in rr2b_setup() */
 }
 
 static const struct rpc_xprt_ops rr2b_ops = {
@@ -96,12 +108,23 @@ static struct rpc_xprt *rr2b_setup(struct xprt_create *args)
 	struct svc_xprt *sx = args->bc_xprt;
 	struct rpc_xprt *xprt;
 
-	if (!sx || args->addrlen > sizeof(xprt->addr))
+	if (!sx || args->addrlen > sizeof(xprt->addr) ||
+	    sx->xpt_class->xcl_ident != XPRT_TRANSPORT_RDMA)
 		return ERR_PTR(-EINVAL);
+	if (!rr2s_bc_allowed(rr2s_conn(sx)))
+		return ERR_PTR(-EPROTONOSUPPORT);	/* V2-RDIR-11 */
+	/*
+	 * The rpc_xprt outlives nfsd's use of this module's listener and
+	 * runs rr2b_destroy() from this module's text: pin it.
+	 */
+	if (!try_module_get(THIS_MODULE))
+		return ERR_PTR(-EIO);
 	xprt = xprt_alloc(args->net, sizeof(*xprt), RR2S_BC_SLOTS,
 			  RR2S_BC_SLOTS);
-	if (!xprt)
+	if (!xprt) {
+		module_put(THIS_MODULE);
 		return ERR_PTR(-ENOMEM);
+	}
 	xprt->timeout = &rr2b_timeout;
 	xprt->ops = &rr2b_ops;
 	xprt->xprt_class = &rr2b_class;

@@ -64,6 +64,7 @@ struct rr2s_conn {
 	struct rpcrdma2_reasm	reasm;
 	struct rr2s_msg		*asm_msg;
 	u32			asm_max;
+	bool			asm_call;	/* a Call, not a reverse Reply */
 
 	/* sending: tx_lock for the window, xpt_mutex for whole Replies */
 	spinlock_t		tx_lock;

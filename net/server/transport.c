@@ -53,14 +53,22 @@
 #include "server/server.h"
 #include <trace/events/rpcrdma2.h>
 
-/* What the codec accepts before we answer that chunks are unsupported. */
+/*
+ * What the server really takes from a Requester, and so what its
+ * errors and its RCSIZ say (V2-ERR-32, V2-ERR-33, V2-ERR-38): no Read
+ * chunk (the Call must arrive inline or continued); Write and Reply
+ * chunks are accepted, and left unused while the Reply fits inline.
+ */
 static const struct rpcrdma2_limits rr2s_limits = {
-	.max_read_chunks	= 8,
+	.max_read_chunks	= 0,
 	.max_write_chunks	= 8,
 	.max_segments		= 32,
 };
 
 static struct svc_xprt_class rpcrdma2_svc_class;
+
+/* Credit grants are sent from here; nfsd may be reclaiming memory. */
+static struct workqueue_struct *rr2s_wq;
 
 static struct rr2s_listener *rr2s_listener(struct svc_xprt *xprt)
 {
@@ -141,7 +149,12 @@ static void rr2s_grant_worker(struct work_struct *work)
 	    atomic_read(&c->outstanding) >= old) {
 		WRITE_ONCE(c->grant, RR2S_CREDITS);
 		trace_rpcrdma2_svc_grant(old, RR2S_CREDITS);
-		rr2s_send_grant(c);
+		/*
+		 * V2-FRAME-24: a Version 1 connection carries no Version 2
+		 * message; there the next Reply's credit field says it.
+		 */
+		if (c->conn.vers == RPCRDMA2_VERS_2)
+			rr2s_send_grant(c);
 	}
 	mutex_unlock(&xprt->xpt_mutex);
 	svc_xprt_put(xprt);
@@ -217,11 +230,56 @@ static void rr2s_queue(struct rr2s_conn *c, struct rr2s_msg *m)
 	if (atomic_inc_return(&c->outstanding) >= READ_ONCE(c->grant) &&
 	    READ_ONCE(c->grant) < RR2S_CREDITS) {
 		svc_xprt_get(xprt);
-		if (!queue_work(system_wq, &c->grant_work))
+		if (!queue_work(rr2s_wq, &c->grant_work))
 			svc_xprt_put(xprt);
 	}
 	set_bit(XPT_DATA, &xprt->xpt_flags);
 	svc_xprt_enqueue(xprt);
+}
+
+/*
+ * Is the RPC message that starts with this payload a forward Call or a
+ * Reply to one of our reverse Calls?  On Version 2 RDMA2_F_RESPONSE
+ * says so (V2-RDIR-18) and must agree with the RPC msg_type
+ * (V2-FRAME-08); Version 1 has only the msg_type (RFC 8167).  Returns
+ * false with *ok false for a message that contradicts itself.
+ */
+static bool rr2s_is_call(const struct rpcrdma2_hdr *h, const void *payload,
+			 u32 plen, bool *ok)
+{
+	bool call = rpcrdma2_rpc_is_call(payload, plen);
+
+	*ok = true;
+	if (h->vers != RPCRDMA2_VERS_2)
+		return call;
+	if (plen >= 8 && call == !!(h->flags & RDMA2_F_RESPONSE))
+		*ok = false;
+	return !(h->flags & RDMA2_F_RESPONSE);
+}
+
+/* Forget the message being reassembled (V2-ERR-23). */
+static void rr2s_asm_abort(struct rr2s_conn *c, const struct rpcrdma2_hdr *h)
+{
+	rpcrdma2_reasm_abort(&c->reasm, h);
+	rr2s_asm_drop(c);
+	c->asm_call = false;
+}
+
+/*
+ * The first message of an RPC message.  Returns 0, or the error to
+ * answer it with: BAD_XDR when rdma_xid is not the RPC XID (V2-ERR-26;
+ * ERR_CHUNK on Version 1, RFC 8166 section 4.5.2) or when the flags
+ * contradict the payload.
+ */
+static int rr2s_msg_start(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
+			  const void *payload, u32 plen)
+{
+	bool ok;
+
+	c->asm_call = rr2s_is_call(h, payload, plen, &ok);
+	if (!ok || !rpcrdma2_rpc_xid_ok(h, payload, plen))
+		return RDMA2_ERR_BAD_XDR;
+	return 0;
 }
 
 /*
@@ -231,43 +289,47 @@ static void rr2s_queue(struct rr2s_conn *c, struct rr2s_msg *m)
 static bool rr2s_recv_call(struct rr2s_conn *c, struct rpcrdma2_recv *rv,
 			   const struct rpcrdma2_hdr *h)
 {
+	const u8 *payload = (const u8 *)rv->buf + h->hdrlen;
 	u32 plen = rv->len - h->hdrlen;
 	bool more = h->flags & RDMA2_F_MORE;
+	enum rpcrdma2_reasm_verdict v;
 	struct rr2s_msg *m;
+	int err;
 
-	if (h->reads.chunks) {
-		/* DDP of Call data arrives with chunk support. */
-		rr2s_send_error(c, h, RDMA2_ERR_READ_CHUNKS, 0);
-		return false;
-	}
-	switch (rpcrdma2_reasm_add(&c->reasm, h, plen)) {
+	v = rpcrdma2_reasm_add(&c->reasm, h, plen);
+	switch (v) {
 	case RPCRDMA2_REASM_DISCARD:
 		return false;
-	case RPCRDMA2_REASM_FAULT:			/* V2-CONT-06/09 */
+	case RPCRDMA2_REASM_FAULT:			/* V2-ERR-22 */
 		rr2s_asm_drop(c);
 		rr2s_send_error(c, h, RDMA2_ERR_INVAL_CONT, 0);
 		return false;
-	case RPCRDMA2_REASM_DONE:
-		if (c->reasm.nmsgs == 1 &&
-		    !rpcrdma2_rpc_is_call((u8 *)rv->buf + h->hdrlen, plen)) {
-			/* a Reply to one of our reverse Calls (RFC 8167) */
-			rr2s_bc_reply(c, (u8 *)rv->buf + h->hdrlen, plen, NULL);
-			return false;
-		}
-		if (c->reasm.nmsgs == 1) {
-			m = &c->slots[rv - c->ep.recvs];
-			m->rv = rv;
-			m->off = h->hdrlen;
-			m->len = plen;
-			rr2s_queue(c, m);
-			return true;
-		}
-		fallthrough;
-	case RPCRDMA2_REASM_MORE:
+	default:
 		break;
 	}
-	if (rr2s_asm_append(c, (u8 *)rv->buf + h->hdrlen, plen)) {
-		rr2s_asm_drop(c);
+	if (c->reasm.nmsgs == 1) {
+		err = rr2s_msg_start(c, h, payload, plen);
+		if (err) {
+			rr2s_asm_abort(c, h);
+			rr2s_send_error(c, h, err, 0);
+			return false;
+		}
+	}
+	if (v == RPCRDMA2_REASM_DONE && c->reasm.nmsgs == 1) {
+		if (!c->asm_call) {
+			/* a Reply to one of our reverse Calls (RFC 8167) */
+			rr2s_bc_reply(c, payload, plen, NULL);
+			return false;
+		}
+		m = &c->slots[rv - c->ep.recvs];
+		m->rv = rv;
+		m->off = h->hdrlen;
+		m->len = plen;
+		rr2s_queue(c, m);
+		return true;
+	}
+	if (rr2s_asm_append(c, payload, plen)) {
+		rr2s_asm_abort(c, h);
 		rr2s_close(c);
 		return false;
 	}
@@ -276,8 +338,7 @@ static bool rr2s_recv_call(struct rr2s_conn *c, struct rpcrdma2_recv *rv,
 	if (!more) {
 		m = c->asm_msg;
 		c->asm_msg = NULL;
-		if (m->npages &&
-		    rpcrdma2_rpc_is_call(page_address(m->pages[0]), m->len)) {
+		if (c->asm_call) {
 			rr2s_queue(c, m);
 		} else {
 			rr2s_bc_reply(c, NULL, m->len, m->pages);
@@ -335,7 +396,16 @@ static void rr2s_recv_done(struct rpcrdma2_recv *rv)
 	trace_rpcrdma2_recv(&c->b.xprt.xpt_remote, rv->len, ret, &h);
 	if (!ret && h.vers != c->conn.vers)
 		ret = RDMA2_ERR_VERS;			/* V2-FRAME-20 */
+	/* V2-PROP-13: CONNPROP is once per connection */
+	if (!ret && h.htype == RDMA2_CONNPROP)
+		ret = RDMA2_ERR_INVAL_HTYPE;
 	if (ret) {
+		/*
+		 * A rejected message ends any open sequence (E-31), so a
+		 * retransmission starts afresh (V2-ERR-23).
+		 */
+		if (c->reasm.active)
+			rr2s_asm_abort(c, &h);
 		rr2s_send_error(c, &h, ret, ret == RDMA2_ERR_VERS ?
 				RPCRDMA2_VERS_1 : h.reject_arg);
 		goto repost;
@@ -358,7 +428,7 @@ static void rr2s_recv_done(struct rpcrdma2_recv *rv)
 	case RDMA2_NOMSG:	/* the Call is in a Read chunk */
 		rr2s_send_error(c, &h, RDMA2_ERR_READ_CHUNKS, 0);
 		break;
-	default:		/* ERROR, CONNPROP after settling: dropped */
+	default:		/* RDMA2_ERROR: never answered */
 		break;
 	}
 repost:
@@ -516,10 +586,12 @@ int rr2s_send_msg(struct rr2s_conn *c, struct xdr_buf *payload, u32 xid,
 		/* Version 1 without a usable Reply chunk (RFC 8166 4.5.2). */
 		struct rpcrdma2_hdr h = { .xid = tx.xid, .vers = tx.vers };
 
+		/* V2-ERR-45: REPLY_RESOURCE says how much was needed */
 		if (flags & RDMA2_F_RESPONSE)
 			rr2s_send_error(c, &h, tx.vers == RPCRDMA2_VERS_1 ?
 					RDMA2_ERR_BAD_XDR :
-					RDMA2_ERR_REPLY_RESOURCE, 0);
+					RDMA2_ERR_REPLY_RESOURCE,
+					payload->len);
 		return -EMSGSIZE;
 	}
 	spin_lock(&c->tx_lock);
@@ -632,6 +704,7 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	c->local.send_size = attr.send_size;
 	c->local.recv_size = attr.recv_size;
 	c->local.brs = RDMA2_RVRSDIR_SIMPLE;	/* reverse Replies inline */
+	rpcrdma2_local_segments(&c->local, c->b.id->device, &rr2s_limits);
 	c->grant = RR2S_CREDITS_INIT;
 	c->local.credits = rpcrdma2_credit_out(RPCRDMA2_VERS_2, c->grant);
 	rpcrdma2_conn_init(&c->conn, &c->peer_pdata);
@@ -646,7 +719,11 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	}
 	rpcrdma2_ep_conn_param(&c->ep, &param, pdata, false);
 	param.initiator_depth = 0;
-	return rdma_accept(c->b.id, &param);
+	/* the RDMA CM API: accept under the id's handler lock */
+	rdma_lock_handler(c->b.id);
+	ret = rdma_accept(c->b.id, &param);
+	rdma_unlock_handler(c->b.id);
+	return ret;
 }
 
 static struct svc_xprt *rr2s_accept(struct svc_xprt *lxprt)
@@ -679,7 +756,11 @@ static struct svc_xprt *rr2s_accept(struct svc_xprt *lxprt)
 	ret = rr2s_conn_setup(c);
 	trace_rpcrdma2_svc_accept(&c->b.xprt.xpt_remote, ret);
 	if (ret) {
+		rdma_lock_handler(c->b.id);
 		rdma_reject(c->b.id, NULL, 0, IB_CM_REJ_CONSUMER_DEFINED);
+		rdma_unlock_handler(c->b.id);
+		/* svc_xprt_init() took a reference on the namespace */
+		put_net_track(c->b.xprt.xpt_net, &c->b.xprt.ns_tracker);
 		rr2s_conn_free(c);
 		return NULL;
 	}
@@ -732,8 +813,8 @@ static int rr2s_listener_event(struct rr2s_listener *l,
 	spin_lock_init(&c->tx_lock);
 	init_waitqueue_head(&c->send_wait);
 	INIT_WORK(&c->grant_work, rr2s_grant_worker);
-	if (!rpcrdma2_ep_peer_pdata(ev, &c->peer_pdata))
-		memset(&c->peer_pdata, 0, sizeof(c->peer_pdata));
+	/* CMP-CMPD-14: no usable record means 1024/1024, R = 0 */
+	rpcrdma2_ep_peer_pdata(ev, &c->peer_pdata);
 	spin_lock(&l->lock);
 	list_add_tail(&c->accept_entry, &l->pending);
 	spin_unlock(&l->lock);
@@ -867,13 +948,24 @@ static struct svc_xprt_class rpcrdma2_svc_class = {
 
 int rpcrdma2_svc_register(void)
 {
-	int ret = rr2s_bc_register();
+	int ret;
 
+	rr2s_wq = alloc_workqueue("rpcrdma2_svc", WQ_MEM_RECLAIM | WQ_UNBOUND,
+				  0);
+	if (!rr2s_wq)
+		return -ENOMEM;
+	ret = rr2s_bc_register();
 	if (ret)
-		return ret;
+		goto out_wq;
 	ret = svc_reg_xprt_class(&rpcrdma2_svc_class);
 	if (ret)
-		rr2s_bc_unregister();
+		goto out_bc;
+	return 0;
+
+out_bc:
+	rr2s_bc_unregister();
+out_wq:
+	destroy_workqueue(rr2s_wq);
 	return ret;
 }
 
@@ -881,4 +973,5 @@ void rpcrdma2_svc_unregister(void)
 {
 	svc_unreg_xprt_class(&rpcrdma2_svc_class);
 	rr2s_bc_unregister();
+	destroy_workqueue(rr2s_wq);
 }

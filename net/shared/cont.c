@@ -136,3 +136,25 @@ u32 rpcrdma2_cont_sends(u32 len, u32 inline_size, u32 final_hdrlen)
 	room = inline_size - RPCRDMA2_HDRLEN_NOCHUNKS;
 	return 1 + DIV_ROUND_UP(len - first_room, room);
 }
+
+/**
+ * rpcrdma2_reasm_abort - end the open sequence because of @hdr
+ * @r: the connection's reassembly state
+ * @hdr: a message that was rejected (answered with an error or
+ *	dropped) while a sequence may be open, or the first message of a
+ *	sequence that turned out to be unusable
+ *
+ * What was kept is abandoned, and the rest of the abandoned sequence
+ * and of @hdr's own sequence (if @hdr has F_MORE) is dropped without
+ * reassembly (V2-ERR-23), so a retransmission with the same xid starts
+ * afresh instead of being appended to stale fragments.
+ */
+void rpcrdma2_reasm_abort(struct rpcrdma2_reasm *r,
+			  const struct rpcrdma2_hdr *hdr)
+{
+	if (r->active || (hdr->flags & RDMA2_F_MORE))
+		reasm_fault(r, hdr);
+	r->active = false;
+	r->len = 0;
+	r->nmsgs = 0;
+}

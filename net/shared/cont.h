@@ -37,6 +37,9 @@ enum rpcrdma2_reasm_verdict
 rpcrdma2_reasm_add(struct rpcrdma2_reasm *r, const struct rpcrdma2_hdr *hdr,
 		   u32 payload_len);
 
+void rpcrdma2_reasm_abort(struct rpcrdma2_reasm *r,
+			  const struct rpcrdma2_hdr *hdr);
+
 u32 rpcrdma2_cont_sends(u32 len, u32 inline_size, u32 final_hdrlen);
 
 #endif /* RPCRDMA2_CONT_H */

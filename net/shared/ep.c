@@ -129,10 +129,15 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 	ep->attr = *attr;
 	ep->ops = ops;
 	ep->priv = priv;
+	/*
+	 * One Receive, one Send and their completions beyond what the
+	 * owner posts: ib_drain_qp() posts a marker on each queue when
+	 * every Receive is posted and Sends may be outstanding.
+	 */
 	if (!attr->nr_recv || !attr->nr_send ||
-	    attr->nr_recv > dattr->max_qp_wr ||
-	    attr->nr_send > dattr->max_qp_wr ||
-	    attr->nr_recv + attr->nr_send > dattr->max_cqe)
+	    attr->nr_recv + 1 > dattr->max_qp_wr ||
+	    attr->nr_send + 1 > dattr->max_qp_wr ||
+	    attr->nr_recv + attr->nr_send + 2 > dattr->max_cqe)
 		return -EINVAL;
 
 	ep->pd = ib_alloc_pd(id->device, 0);
@@ -142,7 +147,7 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 		goto out;
 	}
 	ep->cq = ib_alloc_cq_any(id->device, ep,
-				 attr->nr_recv + attr->nr_send,
+				 attr->nr_recv + attr->nr_send + 2,
 				 IB_POLL_WORKQUEUE);
 	if (IS_ERR(ep->cq)) {
 		err = PTR_ERR(ep->cq);
@@ -154,8 +159,8 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 	qp.recv_cq = ep->cq;
 	qp.qp_type = IB_QPT_RC;			/* V2-FRAME-01 */
 	qp.sq_sig_type = IB_SIGNAL_REQ_WR;
-	qp.cap.max_send_wr = attr->nr_send;
-	qp.cap.max_recv_wr = attr->nr_recv;
+	qp.cap.max_send_wr = attr->nr_send + 1;
+	qp.cap.max_recv_wr = attr->nr_recv + 1;
 	qp.cap.max_send_sge = 1;
 	qp.cap.max_recv_sge = 1;
 	err = rdma_create_qp(id, ep->pd, &qp);

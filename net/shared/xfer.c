@@ -106,6 +106,18 @@ struct rpcrdma2_send *rpcrdma2_pool_get(struct rpcrdma2_pool *p, bool ctrl)
 	return sd;
 }
 
+/* Is a data Send buffer free right now? */
+bool rpcrdma2_pool_avail(struct rpcrdma2_pool *p)
+{
+	unsigned long flags;
+	bool avail;
+
+	spin_lock_irqsave(&p->lock, flags);
+	avail = p->nfree;
+	spin_unlock_irqrestore(&p->lock, flags);
+	return avail;
+}
+
 void rpcrdma2_pool_put(struct rpcrdma2_pool *p, struct rpcrdma2_send *sd)
 {
 	u32 idx = sd - p->ep->sends;
@@ -237,6 +249,30 @@ int rpcrdma2_tx_next(struct rpcrdma2_tx *tx, void *buf, u32 *len)
 	return more;
 }
 
+/*
+ * Octets of [@off, @off + @len) that land before the first missing page
+ * of a buffer whose pages the upper layer left sparse; the transport
+ * allocates them before sending the Call, so none should be missing,
+ * but a NULL page is never written through.
+ */
+static u32 xdr_sparse_room(const struct xdr_buf *xb, u32 off, u32 len)
+{
+	u32 hl = xb->head[0].iov_len, pos, end, idx;
+
+	if (!(xb->flags & XDRBUF_SPARSE_PAGES) || !xb->page_len ||
+	    off + len <= hl || off >= hl + xb->page_len)
+		return len;
+	pos = max(off, hl) - hl;
+	end = min(off + len, hl + xb->page_len) - hl;
+	while (pos < end) {
+		idx = (xb->page_base + pos) >> PAGE_SHIFT;
+		if (!xb->pages[idx])
+			return hl + pos - off;
+		pos += PAGE_SIZE - offset_in_page(xb->page_base + pos);
+	}
+	return len;
+}
+
 /**
  * rpcrdma2_copy_to_xdr - copy received payload into a receive buffer
  * @xb: the buffer (head, pages, tail), filled in order
@@ -254,7 +290,7 @@ u32 rpcrdma2_copy_to_xdr(struct xdr_buf *xb, u32 off, const void *data,
 
 	if (off >= xb->buflen)
 		return 0;
-	len = min(len, xb->buflen - off);
+	len = xdr_sparse_room(xb, off, min(len, xb->buflen - off));
 	if (!len)
 		return 0;
 	xb->len = xb->buflen;	/* the capacity, for the bounds checks */
@@ -319,4 +355,24 @@ void rpcrdma2_xprt_free_addresses(struct rpc_xprt *xprt)
 		kfree(xprt->address_strings[i]);
 		xprt->address_strings[i] = NULL;
 	}
+}
+
+/**
+ * rpcrdma2_local_segments - the segment properties this end advertises
+ * @l: what this end offers; max_seg_size and max_segs are set
+ * @dev: the connection's device
+ * @lim: what this end's decoder accepts as a Responder
+ *
+ * RSSIZ is the largest RDMA segment this end sends or receives: the
+ * protocol default, or less if the device cannot register that much.
+ * RCSIZ is the most segments it accepts in one chunk of a Requester's
+ * header, which is exactly what its decoder enforces (V2-ERR-38), so
+ * the property and the errors never disagree.
+ */
+void rpcrdma2_local_segments(struct rpcrdma2_local *l, struct ib_device *dev,
+			     const struct rpcrdma2_limits *lim)
+{
+	l->max_seg_size = min_t(u64, dev->attrs.max_mr_size,
+				RDMA2_PROP_RSSIZ_DEFAULT);
+	l->max_segs = lim->max_segments;
 }

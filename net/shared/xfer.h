@@ -49,6 +49,7 @@ int rpcrdma2_pool_init(struct rpcrdma2_pool *p, struct rpcrdma2_ep *ep);
 void rpcrdma2_pool_destroy(struct rpcrdma2_pool *p);
 struct rpcrdma2_send *rpcrdma2_pool_get(struct rpcrdma2_pool *p, bool ctrl);
 void rpcrdma2_pool_put(struct rpcrdma2_pool *p, struct rpcrdma2_send *sd);
+bool rpcrdma2_pool_avail(struct rpcrdma2_pool *p);
 
 /*
  * The sequence window (our reading of V2-CRED-04/-10 under E-14): the
@@ -88,6 +89,9 @@ int rpcrdma2_tx_next(struct rpcrdma2_tx *tx, void *buf, u32 *len);
 u32 rpcrdma2_copy_to_xdr(struct xdr_buf *xb, u32 off, const void *data,
 			 u32 len);
 bool rpcrdma2_rpc_is_call(const void *payload, u32 len);
+
+void rpcrdma2_local_segments(struct rpcrdma2_local *l, struct ib_device *dev,
+			     const struct rpcrdma2_limits *lim);
 
 struct rpc_xprt;
 void rpcrdma2_xprt_addresses(struct rpc_xprt *xprt);

@@ -462,6 +462,27 @@ static int rr2t_client_handler(struct rdma_cm_id *id,
 	return 0;
 }
 
+/*
+ * What this end puts in its CM private data: the RFC 8797 record, or,
+ * to play a peer without one, nothing or a record no receiver may use
+ * (a Version 2 record, CMP-CMPD-17).
+ */
+static void rr2t_pdata_mode(struct rpcrdma2_test_conn *conn,
+			    struct rdma_conn_param *param, u8 *pdata)
+{
+	switch (conn->pdata) {
+	case RPCRDMA2_TEST_PDATA_NONE:
+		param->private_data = NULL;
+		param->private_data_len = 0;
+		break;
+	case RPCRDMA2_TEST_PDATA_BAD:
+		pdata[4] = 2;
+		break;
+	default:
+		break;
+	}
+}
+
 static int rr2t_server_accept(struct rpcrdma2_test_conn *conn,
 			      struct rdma_cm_id *id,
 			      struct rdma_cm_event *event)
@@ -477,6 +498,7 @@ static int rr2t_server_accept(struct rpcrdma2_test_conn *conn,
 	if (!err) {
 		rpcrdma2_ep_conn_param(&ep->ep, &param, conn->server_pdata,
 				       false);
+		rr2t_pdata_mode(conn, &param, conn->server_pdata);
 		err = rdma_accept(id, &param);
 	}
 	if (err)
@@ -608,6 +630,7 @@ int rpcrdma2_test_dial(struct rpcrdma2_test_conn *conn,
 		return err;
 
 	rpcrdma2_ep_conn_param(&ep->ep, &param, conn->client_pdata, true);
+	rr2t_pdata_mode(conn, &param, conn->client_pdata);
 	ep->cm_expect = RDMA_CM_EVENT_ESTABLISHED;
 	return rr2t_client_step(ep, rdma_connect(ep->id, &param));
 }
@@ -620,6 +643,42 @@ void rpcrdma2_test_conn_init(struct rpcrdma2_test_conn *conn,
 	init_completion(&conn->server_ready);
 	rr2t_ep_init(&conn->client);
 	rr2t_ep_init(&conn->server);
+}
+
+/**
+ * rpcrdma2_test_listen - a raw server: listen on @env for one connection
+ * @conn: zeroed and initialised by rpcrdma2_test_conn_init()
+ * @dst: where the listener is, for the transport under test to connect
+ *
+ * The connection is accepted with one Receive posted; wait for it with
+ * rpcrdma2_test_wait_accept().
+ */
+int rpcrdma2_test_listen(struct rpcrdma2_test_conn *conn,
+			 struct sockaddr_storage *dst)
+{
+	return rr2t_listen(conn, dst);
+}
+
+int rpcrdma2_test_wait_accept(struct rpcrdma2_test_conn *conn)
+{
+	if (!wait_for_completion_timeout(&conn->server_ready, RR2T_WAIT))
+		return -ETIMEDOUT;
+	return conn->server_err;
+}
+
+/* Drop the raw server's connection and take the next one. */
+void rpcrdma2_test_server_reset(struct rpcrdma2_test_conn *conn)
+{
+	struct rdma_cm_id *id = conn->server.id;
+
+	if (id) {
+		rdma_disconnect(id);
+		rr2t_ep_release(&conn->server);
+		rdma_destroy_id(id);
+	}
+	rr2t_ep_init(&conn->server);
+	conn->server_err = 0;
+	reinit_completion(&conn->server_ready);
 }
 
 int rpcrdma2_test_connect(struct rpcrdma2_test_conn *conn,

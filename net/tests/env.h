@@ -88,9 +88,16 @@ static inline u32 rpcrdma2_test_recv_len(struct rpcrdma2_test_ep *ep)
 	return ep->ep.recvs[0].len;
 }
 
+enum rpcrdma2_test_pdata {
+	RPCRDMA2_TEST_PDATA_RFC8797,	/* the record, as rpcrdma2 sends it */
+	RPCRDMA2_TEST_PDATA_NONE,	/* no private data at all */
+	RPCRDMA2_TEST_PDATA_BAD,	/* a record with Version 2 */
+};
+
 /* A listener and the client and server ends of one connection. */
 struct rpcrdma2_test_conn {
 	struct rpcrdma2_test_env *env;
+	enum rpcrdma2_test_pdata pdata;	/* what both raw ends send */
 	struct rdma_cm_id	*listen_id;
 	struct rpcrdma2_test_ep	client;
 	struct rpcrdma2_test_ep	server;
@@ -107,6 +114,10 @@ void rpcrdma2_test_conn_init(struct rpcrdma2_test_conn *conn,
 int rpcrdma2_test_dial(struct rpcrdma2_test_conn *conn,
 		       const struct sockaddr *dst);
 void rpcrdma2_test_disconnect(struct rpcrdma2_test_conn *conn);
+int rpcrdma2_test_listen(struct rpcrdma2_test_conn *conn,
+			 struct sockaddr_storage *dst);
+int rpcrdma2_test_wait_accept(struct rpcrdma2_test_conn *conn);
+void rpcrdma2_test_server_reset(struct rpcrdma2_test_conn *conn);
 int rpcrdma2_test_post_recv(struct rpcrdma2_test_ep *ep);
 int rpcrdma2_test_post_send(struct rpcrdma2_test_ep *ep, u32 len);
 int rpcrdma2_test_wait_send(struct rpcrdma2_test_ep *ep);

@@ -35,6 +35,7 @@
 #include <linux/unaligned.h>
 
 #include "rpcrdma2.h"
+#include "client/client.h"
 #include "shared/codec.h"
 #include "shared/nego.h"
 #include "tests/env.h"
@@ -46,6 +47,9 @@
 #define RR2R_HOLDERS	40
 
 enum { RR2R_NULL, RR2R_PUT, RR2R_GET, RR2R_HOLD, RR2R_NPROCS };
+
+/* client-only: GET into pages the transport must allocate */
+#define RR2R_GET_SPARSE	RR2R_NPROCS
 
 /* ---- the service ---- */
 
@@ -256,6 +260,17 @@ static void rr2r_enc_get(struct rpc_rqst *req, struct xdr_stream *xdr,
 	rpc_prepare_reply_pages(req, a->pages, 0, a->len, 1);
 }
 
+/*
+ * As NFSv3 GETACL does: hand the transport a page array with no pages
+ * and XDRBUF_SPARSE_PAGES, for it to allocate what the Reply needs.
+ */
+static void rr2r_enc_get_sparse(struct rpc_rqst *req, struct xdr_stream *xdr,
+				const void *data)
+{
+	rr2r_enc_get(req, xdr, data);
+	req->rq_rcv_buf.flags |= XDRBUF_SPARSE_PAGES;
+}
+
 static int rr2r_dec_get(struct rpc_rqst *req, struct xdr_stream *xdr,
 			void *data)
 {
@@ -269,7 +284,7 @@ static int rr2r_dec_get(struct rpc_rqst *req, struct xdr_stream *xdr,
 	return 0;
 }
 
-static const struct rpc_procinfo rr2r_clnt_procs[RR2R_NPROCS] = {
+static const struct rpc_procinfo rr2r_clnt_procs[RR2R_NPROCS + 1] = {
 	[RR2R_NULL] = {
 		.p_proc		= RR2R_NULL,
 		.p_encode	= rr2r_enc_void,
@@ -302,13 +317,22 @@ static const struct rpc_procinfo rr2r_clnt_procs[RR2R_NPROCS] = {
 		.p_statidx	= RR2R_HOLD,
 		.p_name		= "HOLD",
 	},
+	[RR2R_GET_SPARSE] = {
+		.p_proc		= RR2R_GET,
+		.p_encode	= rr2r_enc_get_sparse,
+		.p_decode	= rr2r_dec_get,
+		.p_arglen	= 2,
+		.p_replen	= 1,
+		.p_statidx	= RR2R_GET_SPARSE,
+		.p_name		= "GET_SPARSE",
+	},
 };
 
-static unsigned int rr2r_clnt_counts[RR2R_NPROCS];
+static unsigned int rr2r_clnt_counts[RR2R_NPROCS + 1];
 
 static const struct rpc_version rr2r_clnt_version = {
 	.number		= RR2R_VERS,
-	.nrprocs	= RR2R_NPROCS,
+	.nrprocs	= RR2R_NPROCS + 1,
 	.procs		= rr2r_clnt_procs,
 	.counts		= rr2r_clnt_counts,
 };
@@ -818,6 +842,611 @@ static void rr2r_malformed_from_raw_qp(struct kunit *test)
 	rr2r_roundtrip(test, clnt, pages, 20000);
 }
 
+/* ---- transport fixes, through the RPC client ---- */
+
+/*
+ * A Reply into XDRBUF_SPARSE_PAGES (NFSv3 GETACL's way): the transport
+ * allocates the pages before the Call goes out, and every octet lands.
+ * Inline on Version 1, continued on Version 2.
+ */
+static void rr2r_sparse(struct kunit *test, u32 vers, u32 len)
+{
+	struct page **pages;
+	struct rr2r_args args = { .seed = 77, .len = len };
+	struct rr2r_res res = { };
+	struct rpc_message msg = {
+		.rpc_proc	= &rr2r_clnt_procs[RR2R_GET_SPARSE],
+		.rpc_argp	= &args,
+		.rpc_resp	= &res,
+	};
+	struct rpc_clnt *clnt;
+	u32 i;
+
+	rr2r_caps(vers, RPCRDMA2_VERS_2);
+	clnt = rr2r_clnt(test);
+	/* no page at all: rr2r_free_pages() frees what the transport made */
+	pages = kcalloc(RR2R_NPAGES, sizeof(*pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_free_pages,
+							   pages));
+	args.pages = pages;
+	KUNIT_ASSERT_EQ(test, 0, rpc_call_sync(clnt, &msg, RPC_TASK_SOFT));
+	KUNIT_EXPECT_EQ(test, res.len, len);
+	for (i = 0; i < DIV_ROUND_UP(len, PAGE_SIZE); i++)
+		KUNIT_ASSERT_NOT_NULL_MSG(test, pages[i], "page %u", i);
+	KUNIT_EXPECT_TRUE(test, rr2r_verify(pages, len, 77));
+}
+
+static void rr2r_sparse_reply_pages_v2(struct kunit *test)
+{
+	rr2r_sparse(test, RPCRDMA2_VERS_2, 3 * PAGE_SIZE + 100);
+}
+
+static void rr2r_sparse_reply_pages_v1(struct kunit *test)
+{
+	rr2r_sparse(test, RPCRDMA2_VERS_1, 700);
+}
+
+struct rr2r_one {
+	struct completion	done;
+	int			status;
+};
+
+static void rr2r_one_done(struct rpc_task *task, void *data)
+{
+	struct rr2r_one *o = data;
+
+	o->status = task->tk_status;
+}
+
+static void rr2r_one_release(void *data)
+{
+	struct rr2r_one *o = data;
+
+	complete(&o->done);
+}
+
+static const struct rpc_call_ops rr2r_one_ops = {
+	.rpc_call_done	= rr2r_one_done,
+	.rpc_release	= rr2r_one_release,
+};
+
+/*
+ * V2-CONT-06: a Call abandoned after some of its Sends went out (here:
+ * killed while it waits for room) leaves the server holding an open
+ * sequence.  The transport drops the connection rather than cut the
+ * next Call into that sequence, and the next Call goes through whole.
+ */
+static void rr2r_abandoned_sequence_is_not_resumed(struct kunit *test)
+{
+	struct rr2r_args args = { .seed = 5, .len = 200000 };
+	struct rr2r_res res = { };
+	struct rpc_message msg = {
+		.rpc_proc	= &rr2r_clnt_procs[RR2R_PUT],
+		.rpc_argp	= &args,
+		.rpc_resp	= &res,
+	};
+	struct rpc_xprt *xprt;
+	struct rpc_clnt *clnt;
+	struct rr2r_one *o;
+	struct page **pages;
+	int i;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	clnt = rr2r_clnt(test);
+	xprt = rr2r_xprt(clnt);
+	pages = rr2r_pages(test);
+	args.pages = pages;
+	rr2r_fill(pages, args.len, args.seed);
+	o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	init_completion(&o->done);
+
+	rpcrdma2_clnt_test_stall(xprt, 5);
+	KUNIT_ASSERT_EQ(test, 0, rpc_call_async(clnt, &msg, RPC_TASK_SOFT,
+						&rr2r_one_ops, o));
+	for (i = 0; i < 200 && rpcrdma2_clnt_test_tx_msgno(xprt) < 5; i++)
+		msleep(50);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_clnt_test_tx_msgno(xprt), 5);
+	rpc_killall_tasks(clnt);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&o->done,
+							    60 * HZ));
+	KUNIT_EXPECT_NE(test, o->status, 0);
+	rpcrdma2_clnt_test_stall(xprt, 0);
+	KUNIT_EXPECT_EQ(test, rr2c(xprt)->stats.aborted_seqs, 1);
+
+	/* the next Call goes on a new connection, intact */
+	args.seed = 6;
+	rr2r_roundtrip(test, clnt, pages, 200000);
+	KUNIT_EXPECT_EQ(test, xprt->stat.connect_count, 2);
+}
+
+/*
+ * A grant that raises the window wakes a waiting sender, but never
+ * takes the transport lock from its holder: here the holder is not a
+ * task, as during autoclose (XPRT_LOCKED with no snd_task).
+ */
+static void rr2r_grant_keeps_autoclose_lock(struct kunit *test)
+{
+	struct rpc_xprt *xprt;
+	struct rpc_clnt *clnt;
+	bool held;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	clnt = rr2r_clnt(test);
+	xprt = rr2r_xprt(clnt);
+	KUNIT_ASSERT_FALSE(test, test_and_set_bit(XPRT_LOCKED, &xprt->state));
+	KUNIT_ASSERT_NULL(test, xprt->snd_task);
+	rpcrdma2_clnt_test_set_grant(xprt, 8);
+	rpcrdma2_clnt_test_set_grant(xprt, 40);
+	held = test_bit(XPRT_LOCKED, &xprt->state);
+	clear_bit_unlock(XPRT_LOCKED, &xprt->state);
+	KUNIT_EXPECT_TRUE(test, held);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_grant(xprt), 40);
+}
+
+/*
+ * Swap over NFS/RDMA (->enable_swap, ->disable_swap) and sunrpc's
+ * disconnect fault (->inject_disconnect), which the RPC layer calls
+ * without checking for NULL.
+ */
+static void rr2r_swap_and_inject_disconnect(struct kunit *test)
+{
+	struct rpc_xprt *xprt;
+	struct rpc_clnt *clnt;
+	struct page **pages;
+	int i;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	clnt = rr2r_clnt(test);
+	xprt = rr2r_xprt(clnt);
+	pages = rr2r_pages(test);
+
+	KUNIT_EXPECT_EQ(test, 0, rpc_clnt_swap_activate(clnt));
+	KUNIT_EXPECT_EQ(test, atomic_read(&xprt->swapper), 1);
+	rr2r_roundtrip(test, clnt, pages, 9000);
+	rpc_clnt_swap_deactivate(clnt);
+	KUNIT_EXPECT_EQ(test, atomic_read(&xprt->swapper), 0);
+
+	xprt->ops->inject_disconnect(xprt);
+	for (i = 0; i < 200 && xprt_connected(xprt); i++)
+		msleep(50);
+	KUNIT_EXPECT_FALSE(test, xprt_connected(xprt));
+	rr2r_roundtrip(test, clnt, pages, 9000);
+	KUNIT_EXPECT_EQ(test, xprt->stat.connect_count, 2);
+}
+
+/*
+ * V2-FRAME-24: on a Version 1 connection the server raises its grant
+ * in Reply credit fields, never with a Version 2 credit-grant message,
+ * which a Version 1 client would have to throw away.
+ */
+static void rr2r_v1_no_v2_grant(struct kunit *test)
+{
+	struct rpc_message msg = {
+		.rpc_proc = &rr2r_clnt_procs[RR2R_HOLD],
+	};
+	struct rr2r_async *a;
+	struct rpc_xprt *xprt;
+	struct rpc_clnt *clnt;
+	int i;
+
+	rr2r_caps(RPCRDMA2_VERS_1, RPCRDMA2_VERS_2);
+	clnt = rr2r_clnt(test);
+	xprt = rr2r_xprt(clnt);
+	a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	init_completion(&a->all);
+	reinit_completion(&rr2r_svc.release);
+	atomic_set(&rr2r_svc.held, 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_version(xprt),
+			RPCRDMA2_VERS_1);
+
+	for (i = 0; i < RR2R_HOLDERS; i++)
+		KUNIT_ASSERT_EQ(test, 0, rpc_call_async(clnt, &msg,
+							RPC_TASK_SOFT,
+							&rr2r_async_ops, a));
+	/* every credit in use: the point where a grant would be sent */
+	for (i = 0; i < 200 && xprt->stat.sends < 1 + 32; i++)
+		msleep(50);
+	KUNIT_EXPECT_GE(test, xprt->stat.sends, 1 + 32);
+	msleep(500);		/* room for a grant message to arrive */
+	complete_all(&rr2r_svc.release);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&a->all,
+							    120 * HZ));
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->failed), 0);
+	KUNIT_EXPECT_EQ(test, rr2c(xprt)->stats.bad_hdrs, 0);
+	KUNIT_EXPECT_EQ(test, rr2c(xprt)->stats.grants, 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_grant(xprt), 64);
+}
+
+/* ---- the server, from a raw QP ---- */
+
+/* An RPC Call header (AUTH_NULL) for @proc of @prog: 40 octets. */
+static u32 rr2r_rpc_call(u8 *p, u32 xid, u32 prog, u32 proc)
+{
+	static const u32 w[] = { 0, RPC_CALL, 2, 0, RR2R_VERS, 0, 0, 0, 0, 0 };
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(w); i++)
+		put_unaligned_be32(w[i], p + 4 * i);
+	put_unaligned_be32(xid, p);
+	put_unaligned_be32(prog, p + 12);
+	put_unaligned_be32(proc, p + 20);
+	return 40;
+}
+
+/* An accepted RPC Reply with accept_stat @stat: 24 octets. */
+static u32 rr2r_rpc_reply(u8 *p, u32 xid, u32 stat)
+{
+	memset(p, 0, 24);
+	put_unaligned_be32(xid, p);
+	put_unaligned_be32(RPC_REPLY, p + 4);
+	put_unaligned_be32(stat, p + 20);
+	return 24;
+}
+
+/* A Version 2 MSG header without chunks: 36 octets. */
+static u32 rr2r_msg2(u8 *b, u32 xid, u32 flags)
+{
+	u32 n = rr2r_hdr(b, xid, RPCRDMA2_VERS_2, RDMA2_MSG, flags);
+
+	memset(b + n, 0, 16);
+	return n + 16;
+}
+
+/* A Version 1 RDMA_MSG header without chunks: 28 octets. */
+static u32 rr2r_msg1(u8 *b, u32 xid)
+{
+	put_unaligned_be32(xid, b);
+	put_unaligned_be32(RPCRDMA2_VERS_1, b + 4);
+	put_unaligned_be32(32, b + 8);
+	put_unaligned_be32(RDMA_MSG, b + 12);
+	memset(b + 16, 0, 12);
+	return 28;
+}
+
+/*
+ * The next message @ep received, decoded as a @vers peer, its payload
+ * copied to @pl (up to 64 octets).  Returns the payload length.
+ */
+static u32 rr2r_take(struct kunit *test, struct rpcrdma2_test_ep *ep,
+		     u32 vers, struct rpcrdma2_hdr *h, u8 *pl)
+{
+	static const struct rpcrdma2_limits lim = { .max_segments = 1 };
+	u32 len, plen = 0;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, 0, rpcrdma2_test_wait_recv(ep));
+	len = ep->ep.recvs[0].len;
+	ret = rpcrdma2_decode_hdr(rpcrdma2_test_recv_buf(ep), len, vers,
+				  &lim, h);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	if (pl) {
+		plen = len - h->hdrlen;
+		memcpy(pl, (u8 *)rpcrdma2_test_recv_buf(ep) + h->hdrlen,
+		       min_t(u32, plen, 64));
+	}
+	KUNIT_ASSERT_EQ(test, 0, rpcrdma2_test_post_recv(ep));
+	return plen;
+}
+
+/* Settle Version 2 from the raw client; the server's CONNPROP in @h. */
+static void rr2r_raw_settle_v2(struct kunit *test, struct rpcrdma2_test_conn *c,
+			       u32 brs, struct rpcrdma2_hdr *h)
+{
+	struct rpcrdma2_local local = {
+		.max_vers = RPCRDMA2_VERS_2, .send_size = 4096,
+		.recv_size = 4096, .brs = brs,
+		.credits = rpcrdma2_credit_word(8, 8),
+	};
+	u8 msg[128];
+	u32 n;
+
+	n = rpcrdma2_nego_client_hello(&local, 0x2222, msg, sizeof(msg));
+	KUNIT_ASSERT_NE(test, n, 0);
+	rr2r_raw_send(test, c, msg, n);
+	rr2r_take(test, &c->client, RPCRDMA2_VERS_2, h, NULL);
+	KUNIT_ASSERT_EQ(test, h->htype, RDMA2_CONNPROP);
+}
+
+/*
+ * V2-ERR-23: a message of an open sequence that the server rejects
+ * ends the sequence; the Call retransmitted under the same XID is taken
+ * on its own, not appended to the stale fragments.
+ */
+static void rr2r_svc_rejected_part_ends_sequence(struct kunit *test)
+{
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_hdr h;
+	u8 msg[256], pl[64];
+	u32 n, plen;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	raw = rr2r_raw(test);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+
+	/* part 1 of a Call to a procedure that does not exist */
+	n = rr2r_msg2(msg, 0xa1, RDMA2_F_MORE);
+	n += rr2r_rpc_call(msg + n, 0xa1, RR2R_PROG, 99);
+	rr2r_raw_send(test, raw, msg, n);
+	/* part 2, with a list discriminator of 7: BAD_XDR */
+	n = rr2r_msg2(msg, 0xa1, 0);
+	put_unaligned_be32(7, msg + 24);
+	rr2r_raw_send(test, raw, msg, n + 8);
+	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+	KUNIT_EXPECT_EQ(test, h.xid, 0xa1);
+	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_BAD_XDR);
+	/* the retransmission: a whole NULL Call, which succeeds */
+	n = rr2r_msg2(msg, 0xa1, 0);
+	n += rr2r_rpc_call(msg + n, 0xa1, RR2R_PROG, RR2R_NULL);
+	rr2r_raw_send(test, raw, msg, n);
+	plen = rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_MSG);
+	KUNIT_EXPECT_EQ(test, h.flags & RDMA2_F_RESPONSE, RDMA2_F_RESPONSE);
+	KUNIT_ASSERT_GE(test, plen, 24);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(pl), 0xa1);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(pl + 20), RPC_SUCCESS);
+}
+
+/*
+ * V2-ERR-26 (and RFC 8166 section 4.5.2): rdma_xid must be the XID of
+ * the RPC message; BAD_XDR on Version 2, ERR_CHUNK on Version 1.
+ */
+static void rr2r_svc_xid_mismatch_bad_xdr(struct kunit *test)
+{
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_hdr h;
+	u8 msg[128];
+	u32 n;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	raw = rr2r_raw(test);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	n = rr2r_msg2(msg, 0xb1, 0);
+	n += rr2r_rpc_call(msg + n, 0xb2, RR2R_PROG, RR2R_NULL);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_ERROR);
+	KUNIT_EXPECT_EQ(test, h.xid, 0xb1);
+	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_BAD_XDR);
+
+	raw = rr2r_raw(test);		/* Version 1: its first message */
+	n = rr2r_msg1(msg, 0xb3);
+	n += rr2r_rpc_call(msg + n, 0xb4, RR2R_PROG, RR2R_NULL);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_take(test, &raw->client, RPCRDMA2_VERS_1, &h, NULL);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA_ERROR);
+	KUNIT_EXPECT_EQ(test, h.xid, 0xb3);
+	KUNIT_EXPECT_EQ(test, h.err, ERR_CHUNK);
+}
+
+/*
+ * V2-ERR-32, V2-ERR-33, V2-ERR-38: the server's CONNPROP says what it
+ * takes (RSSIZ, RCSIZ), and its errors say the same: it takes no Read
+ * chunk, so READ_CHUNKS says 0 however many were sent.  V2-PROP-13: a
+ * second CONNPROP draws INVAL_HTYPE.
+ */
+static void rr2r_svc_limits_and_late_connprop(struct kunit *test)
+{
+	struct rpcrdma2_local local = {
+		.max_vers = RPCRDMA2_VERS_2, .send_size = 4096,
+		.recv_size = 4096, .credits = rpcrdma2_credit_word(8, 8),
+	};
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_hdr h;
+	u8 msg[512];
+	u32 n, i;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	raw = rr2r_raw(test);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	KUNIT_EXPECT_EQ(test, h.props.rssiz, RDMA2_PROP_RSSIZ_DEFAULT);
+	KUNIT_EXPECT_EQ(test, h.props.rcsiz, 32);
+
+	/* nine Read chunks */
+	n = rr2r_hdr(msg, 0xc1, RPCRDMA2_VERS_2, RDMA2_MSG, 0);
+	put_unaligned_be32(0, msg + n);
+	n += 4;
+	for (i = 0; i < 9; i++) {
+		put_unaligned_be32(1, msg + n);
+		put_unaligned_be32(64 + 8 * i, msg + n + 4);
+		put_unaligned_be32(0x100 + i, msg + n + 8);
+		put_unaligned_be32(8, msg + n + 12);
+		put_unaligned_be64(0x1000, msg + n + 16);
+		n += 24;
+	}
+	memset(msg + n, 0, 12);
+	n += 12;
+	n += rr2r_rpc_call(msg + n, 0xc1, RR2R_PROG, RR2R_NULL);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+	KUNIT_EXPECT_EQ(test, h.xid, 0xc1);
+	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_READ_CHUNKS);
+	KUNIT_EXPECT_EQ(test, h.err_arg[0], 0);
+
+	n = rpcrdma2_nego_client_hello(&local, 0xc2, msg, sizeof(msg));
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_ERROR);
+	KUNIT_EXPECT_EQ(test, h.xid, 0xc2);
+	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_INVAL_HTYPE);
+}
+
+/*
+ * CMP-CMPD-14, CMP-CMPD-17: a client whose connection request carries
+ * no RFC 8797 record, or one with a version the server does not know,
+ * gets 1024-octet thresholds both ways, not 0: a Version 1 NULL Call
+ * is answered with its Reply.
+ */
+static void rr2r_svc_no_cm_record(struct kunit *test)
+{
+	static const enum rpcrdma2_test_pdata modes[] = {
+		RPCRDMA2_TEST_PDATA_NONE, RPCRDMA2_TEST_PDATA_BAD,
+	};
+	enum rpcrdma2_test_link link = rr2r_link_of(test);
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_hdr h;
+	u8 msg[128], pl[64];
+	u32 n, i, plen;
+	int ret;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		raw = kunit_kzalloc(test, sizeof(*raw), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, raw);
+		rpcrdma2_test_conn_init(raw, &rr2r_envs[link]);
+		raw->pdata = modes[i];
+		ret = kunit_add_action_or_reset(test, rr2r_raw_cleanup, raw);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		ret = rpcrdma2_test_dial(raw,
+					 (struct sockaddr *)&rr2r_svc.addr[link]);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		n = rr2r_msg1(msg, 0xd1 + i);
+		n += rr2r_rpc_call(msg + n, 0xd1 + i, RR2R_PROG, RR2R_NULL);
+		rr2r_raw_send(test, raw, msg, n);
+		plen = rr2r_take(test, &raw->client, RPCRDMA2_VERS_1, &h, pl);
+		KUNIT_EXPECT_EQ_MSG(test, h.htype, RDMA_MSG, "pdata mode %u",
+				    modes[i]);
+		KUNIT_ASSERT_GE(test, plen, 24);
+		KUNIT_EXPECT_EQ(test, get_unaligned_be32(pl + 20),
+				RPC_SUCCESS);
+	}
+}
+
+/* The server-side svc_xprt of a raw client's connection, referenced. */
+static struct svc_xprt *rr2r_svc_xprt_of(struct rpcrdma2_test_conn *raw)
+{
+	struct sockaddr *me =
+		(struct sockaddr *)&raw->client.id->route.addr.src_addr;
+	struct svc_serv *serv = rr2r_svc.serv;
+	struct svc_xprt *x, *found = NULL;
+
+	spin_lock_bh(&serv->sv_lock);
+	list_for_each_entry(x, &serv->sv_tempsocks, xpt_list) {
+		if (rpc_cmp_addr_port((struct sockaddr *)&x->xpt_remote, me)) {
+			svc_xprt_get(x);
+			found = x;
+			break;
+		}
+	}
+	spin_unlock_bh(&serv->sv_lock);
+	return found;
+}
+
+static void rr2r_svc_xprt_put(void *data)
+{
+	svc_xprt_put(data);
+}
+
+/* A callback client on the raw client's connection, as nfsd makes. */
+static struct rpc_clnt *rr2r_bc_clnt(struct kunit *test,
+				     struct rpcrdma2_test_conn *raw)
+{
+	struct svc_xprt *sx = NULL;
+	struct rpc_create_args args = {
+		.net		= &init_net,
+		.protocol	= XPRT_TRANSPORT_BC_RDMA,
+		.timeout	= &rr2r_timeout,
+		.servername	= "rpcrdma2-test-cb",
+		.program	= &rr2r_clnt_program,
+		.version	= RR2R_VERS,
+		.authflavor	= RPC_AUTH_NULL,
+		.cred		= current_cred(),
+		.flags		= RPC_CLNT_CREATE_NOPING |
+				  RPC_CLNT_CREATE_QUIET,
+	};
+	int i;
+
+	for (i = 0; i < 100 && !sx; i++) {
+		sx = rr2r_svc_xprt_of(raw);
+		if (!sx)
+			msleep(50);
+	}
+	KUNIT_ASSERT_NOT_NULL(test, sx);
+	i = kunit_add_action_or_reset(test, rr2r_svc_xprt_put, sx);
+	KUNIT_ASSERT_EQ(test, i, 0);
+	args.address = (struct sockaddr *)&sx->xpt_remote;
+	args.addrsize = sx->xpt_remotelen;
+	args.bc_xprt = sx;
+	return rpc_create(&args);
+}
+
+struct rr2r_bc_call {
+	struct rpc_clnt		*clnt;
+	int			status;
+	struct completion	done;
+};
+
+static int rr2r_bc_caller(void *data)
+{
+	struct rr2r_bc_call *bc = data;
+	struct rpc_message msg = {
+		.rpc_proc = &rr2r_clnt_procs[RR2R_NULL],
+	};
+
+	bc->status = rpc_call_sync(bc->clnt, &msg, RPC_TASK_SOFT);
+	complete(&bc->done);
+	return 0;
+}
+
+/*
+ * RFC 8167 and seed 001 section 4.5 on the server, over a raw client:
+ * a client that advertises BRS NONE gets no callback client at all
+ * (V2-RDIR-11); one that advertises SIMPLE gets a reverse Call with a
+ * fresh XID in both headers (V2-RDIR-03), the connection's version
+ * (V2-RDIR-04), RESPONSE clear (V2-RDIR-05), and its Reply, routed by
+ * RESPONSE (V2-RDIR-18), completes it.
+ */
+static void rr2r_backchannel_brs(struct kunit *test)
+{
+	struct rpcrdma2_test_conn *raw;
+	struct rr2r_bc_call *bc;
+	struct task_struct *t;
+	struct rpc_clnt *clnt;
+	struct rpcrdma2_hdr h;
+	u8 msg[128], pl[64];
+	u32 n, plen, xid;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	raw = rr2r_raw(test);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_NONE, &h);
+	clnt = rr2r_bc_clnt(test, raw);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(clnt));
+	if (!IS_ERR(clnt))
+		rpc_shutdown_client(clnt);
+
+	raw = rr2r_raw(test);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	clnt = rr2r_bc_clnt(test, raw);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(clnt));
+	n = kunit_add_action_or_reset(test, rr2r_clnt_cleanup, clnt);
+	KUNIT_ASSERT_EQ(test, n, 0);
+	bc = kunit_kzalloc(test, sizeof(*bc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, bc);
+	bc->clnt = clnt;
+	init_completion(&bc->done);
+	t = kthread_run(rr2r_bc_caller, bc, "rr2r-bc");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+
+	plen = rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_EXPECT_EQ(test, h.vers, RPCRDMA2_VERS_2);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_MSG);
+	KUNIT_EXPECT_EQ(test, h.flags & RDMA2_F_RESPONSE, 0);
+	KUNIT_ASSERT_GE(test, plen, 24);
+	xid = get_unaligned_be32(pl);
+	KUNIT_EXPECT_EQ(test, h.xid, xid);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(pl + 4), RPC_CALL);
+
+	n = rr2r_msg2(msg, xid, RDMA2_F_RESPONSE);
+	n += rr2r_rpc_reply(msg + n, xid, RPC_SUCCESS);
+	rr2r_raw_send(test, raw, msg, n);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&bc->done,
+							    60 * HZ));
+	KUNIT_EXPECT_EQ(test, bc->status, 0);
+}
+
 /* ---- suite setup: environments, service, listeners ---- */
 
 static int rr2r_suite_init(struct kunit_suite *suite)
@@ -876,6 +1505,22 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_credit_exhaustion_async_grant,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_malformed_from_raw_qp, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_sparse_reply_pages_v2, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_sparse_reply_pages_v1, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_abandoned_sequence_is_not_resumed,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_grant_keeps_autoclose_lock,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_swap_and_inject_disconnect,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_v1_no_v2_grant, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_rejected_part_ends_sequence,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_xid_mismatch_bad_xdr, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_limits_and_late_connprop,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_no_cm_record, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_backchannel_brs, rr2r_link_gen_params),
 	{}
 };
 

@@ -316,9 +316,35 @@ static void rr2t_suite_exit(struct kunit_suite *suite)
 		rpcrdma2_test_env_down(&rr2t_envs[rr2t_links[i]]);
 }
 
+static void rr2t_spare_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+}
+
+/*
+ * The endpoint leaves room for ib_drain_qp(): with every Receive the
+ * owner has posted (here the one of the test endpoint), one more can
+ * still be posted, as the drain does before teardown.
+ */
+static void rr2t_room_for_drain(struct kunit *test)
+{
+	struct rpcrdma2_test_conn *conn = rr2t_connected(test);
+	struct ib_cqe *cqe;
+	struct ib_recv_wr wr = { };
+
+	if (!conn)
+		return;
+	cqe = kunit_kzalloc(test, sizeof(*cqe), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cqe);
+	cqe->done = rr2t_spare_done;
+	wr.wr_cqe = cqe;
+	KUNIT_EXPECT_EQ(test, ib_post_recv(conn->client.id->qp, &wr, NULL), 0);
+	rpcrdma2_test_disconnect(conn);		/* flushes it */
+}
+
 static struct kunit_case rr2t_cases[] = {
 	KUNIT_CASE_PARAM(rr2t_device_up, rr2t_link_gen_params),
 	KUNIT_CASE_PARAM(rr2t_rc_connect, rr2t_link_gen_params),
+	KUNIT_CASE_PARAM(rr2t_room_for_drain, rr2t_link_gen_params),
 	KUNIT_CASE_PARAM(rr2t_send_both_ways, rr2t_link_gen_params),
 	KUNIT_CASE_PARAM(cmp_cmpd_private_data_exchange, rr2t_link_gen_params),
 	KUNIT_CASE_PARAM(v2_frame_16_negotiation, rr2t_link_gen_params),

@@ -155,6 +155,12 @@ DEFINE_EVENT(rpcrdma2_error_class,
 	     TP_PROTO(u32 xid, u32 vers, u32 err),
 	     TP_ARGS(xid, vers, err));
 
+/* the client answered a message with an error (V2-ERR-21, V2-RDIR-15) */
+DEFINE_EVENT(rpcrdma2_error_class,
+	     rpcrdma2_clnt_error_sent,
+	     TP_PROTO(u32 xid, u32 vers, u32 err),
+	     TP_ARGS(xid, vers, err));
+
 DECLARE_EVENT_CLASS(rpcrdma2_msg_class,
 		    TP_PROTO(u32 xid, u32 vers, u32 nmsgs, u32 len),
 		    TP_ARGS(xid, vers, nmsgs, len),
@@ -177,6 +183,12 @@ DEFINE_EVENT(rpcrdma2_msg_class,
 
 DEFINE_EVENT(rpcrdma2_msg_class,
 	     rpcrdma2_clnt_too_big,
+	     TP_PROTO(u32 xid, u32 vers, u32 nmsgs, u32 len),
+	     TP_ARGS(xid, vers, nmsgs, len));
+
+/* a Call taken off the transmit queue after some of its Sends went out */
+DEFINE_EVENT(rpcrdma2_msg_class,
+	     rpcrdma2_clnt_abandon,
 	     TP_PROTO(u32 xid, u32 vers, u32 nmsgs, u32 len),
 	     TP_ARGS(xid, vers, nmsgs, len));
 

@@ -103,6 +103,26 @@ rr2_server_verify() {
 		 dmesg | grep -q 'rpcrdma2: client .* settled RPC-over-RDMA version $want,'"
 }
 
+# With every mount gone and nfsd stopped, rpcrdma2 unloads (once nfsd's
+# NFSv4.1 callback client, whose transport pins the module, is gone)
+# and nothing of it runs afterwards.
+rr2_rmmod_retry() {
+	local i
+	for i in $(seq 60); do
+		rmmod rpcrdma2 2>/dev/null && return 0
+		sleep 0.5
+	done
+	rmmod rpcrdma2
+}
+
+rr2_unload_after_nfs() {
+	rr2_check module.nfsd-stop rpc.nfsd 0
+	rr2_check module.unload-after-nfs rr2_rmmod_retry
+	sleep 2
+	rr2_check module.no-oops-after-unload sh -c \
+		'! dmesg | grep -E "BUG:|Oops|general protection|Call Trace"'
+}
+
 rr2_main() {
 	case $RR2_ROLE in
 	single)
@@ -110,6 +130,7 @@ rr2_main() {
 		rr2_server_setup || return
 		rr2_client_run
 		rr2_server_verify
+		[ "$RR2_MOD" = ours ] && rr2_unload_after_nfs
 		;;
 	server)
 		rr2_server_setup || return

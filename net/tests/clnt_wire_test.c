@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suite "rpcrdma2_clnt_wire": the client half against a raw
+ * server.  An rpc_clnt on rpcrdma2 connects to a listener of the test's
+ * own (tests/env.c), which answers whatever the case scripts: byte
+ * patterns a real server would not send, or would send only in rare
+ * states.  Each case checks what the client does on the wire (the next
+ * message it sends) and to the RPC waiting on it.
+ *
+ *   - CMP-CMPD-14: no RFC 8797 record means 1024/1024 thresholds;
+ *   - V2-FRAME-17, V2-FRAME-18: a Version 2 ERR_VERS [1, 1] falls back;
+ *   - V2-FRAME-19: a first reply that settles nothing makes the next
+ *     connection open in Version 1, with no second CONNPROP;
+ *   - the errors a client must answer or drop, and the routing of
+ *     reverse Calls (V2-RDIR-18); see rr2w_client_answers_and_drops().
+ *
+ * Cases run once per provider (rxe, siw).
+ */
+
+#include <kunit/test.h>
+#include <linux/sunrpc/clnt.h>
+#include <linux/sunrpc/xprtrdma.h>
+#include <linux/unaligned.h>
+
+#include "rpcrdma2.h"
+#include "client/client.h"
+#include "shared/codec.h"
+#include "tests/env.h"
+
+#define RR2W_PROG	0x2000f0a2
+#define RR2W_VERS	1
+
+static struct rpcrdma2_test_env rr2w_envs[RPCRDMA2_TEST_NR_LINKS];
+
+/* ---- a one-procedure RPC program: NULL ---- */
+
+static void rr2w_enc_void(struct rpc_rqst *req, struct xdr_stream *xdr,
+			  const void *data)
+{
+}
+
+static int rr2w_dec_void(struct rpc_rqst *req, struct xdr_stream *xdr,
+			 void *data)
+{
+	return 0;
+}
+
+static const struct rpc_procinfo rr2w_procs[] = {
+	{
+		.p_proc		= 0,
+		.p_encode	= rr2w_enc_void,
+		.p_decode	= rr2w_dec_void,
+		.p_name		= "NULL",
+	},
+};
+
+static unsigned int rr2w_counts[ARRAY_SIZE(rr2w_procs)];
+
+static const struct rpc_version rr2w_version = {
+	.number		= RR2W_VERS,
+	.nrprocs	= ARRAY_SIZE(rr2w_procs),
+	.procs		= rr2w_procs,
+	.counts		= rr2w_counts,
+};
+
+static const struct rpc_version *rr2w_versions[] = {
+	[RR2W_VERS] = &rr2w_version,
+};
+
+static struct rpc_stat rr2w_stats;
+
+static const struct rpc_program rr2w_program = {
+	.name		= "rpcrdma2-wire",
+	.number		= RR2W_PROG,
+	.nrvers		= ARRAY_SIZE(rr2w_versions),
+	.version	= rr2w_versions,
+	.stats		= &rr2w_stats,
+};
+
+static const struct rpc_timeout rr2w_timeout = {
+	.to_initval	= 60 * HZ,
+	.to_maxval	= 60 * HZ,
+	.to_retries	= 1,
+};
+
+/* ---- the raw server and the client under test ---- */
+
+struct rr2w {
+	struct kunit			*test;
+	struct rpcrdma2_test_conn	srv;
+	struct rpc_clnt			*clnt;
+	struct completion		done;
+	int				status;
+};
+
+static void rr2w_cleanup(void *data)
+{
+	struct rr2w *w = data;
+
+	if (w->clnt)
+		rpc_shutdown_client(w->clnt);
+	rpcrdma2_test_disconnect(&w->srv);
+}
+
+static struct rr2w *rr2w_start(struct kunit *test,
+			       enum rpcrdma2_test_pdata pdata)
+{
+	const enum rpcrdma2_test_link *link = test->param_value;
+	struct rpcrdma2_test_env *env = &rr2w_envs[*link];
+	struct sockaddr_storage dst;
+	struct rpc_create_args args = {
+		.net		= &init_net,
+		.protocol	= XPRT_TRANSPORT_RDMA,
+		.address	= (struct sockaddr *)&dst,
+		.timeout	= &rr2w_timeout,
+		.servername	= "rpcrdma2-wire",
+		.program	= &rr2w_program,
+		.version	= RR2W_VERS,
+		.authflavor	= RPC_AUTH_NULL,
+		.cred		= current_cred(),
+		.flags		= RPC_CLNT_CREATE_NOPING,
+	};
+	struct rr2w *w;
+
+	KUNIT_ASSERT_EQ_MSG(test, env->err, 0, "%s setup failed at \"%s\"",
+			    rpcrdma2_test_link_name(*link),
+			    env->failed_step ?: "?");
+	rpcrdma2_test_cap_version(RPCRDMA2_CLIENT, RPCRDMA2_VERS_2);
+	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->test = test;
+	init_completion(&w->done);
+	rpcrdma2_test_conn_init(&w->srv, env);
+	w->srv.pdata = pdata;
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rr2w_cleanup,
+							   w));
+	KUNIT_ASSERT_EQ(test, 0, rpcrdma2_test_listen(&w->srv, &dst));
+	args.addrsize = dst.ss_family == AF_INET6 ?
+			sizeof(struct sockaddr_in6) :
+			sizeof(struct sockaddr_in);
+	w->clnt = rpc_create(&args);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(w->clnt), "rpc_create: %ld",
+			       PTR_ERR(w->clnt));
+	return w;
+}
+
+static struct rpc_xprt *rr2w_xprt(struct rr2w *w)
+{
+	return rcu_access_pointer(w->clnt->cl_xprt);
+}
+
+static void rr2w_call_done(struct rpc_task *task, void *data)
+{
+	struct rr2w *w = data;
+
+	w->status = task->tk_status;
+}
+
+static void rr2w_call_release(void *data)
+{
+	struct rr2w *w = data;
+
+	complete(&w->done);
+}
+
+static const struct rpc_call_ops rr2w_call_ops = {
+	.rpc_call_done	= rr2w_call_done,
+	.rpc_release	= rr2w_call_release,
+};
+
+/* Start a NULL Call; the raw server sees it as the client sends it. */
+static void rr2w_call(struct rr2w *w)
+{
+	struct rpc_message msg = { .rpc_proc = &rr2w_procs[0] };
+
+	reinit_completion(&w->done);
+	w->status = 1;
+	KUNIT_ASSERT_EQ(w->test, 0, rpc_call_async(w->clnt, &msg,
+						   RPC_TASK_SOFT,
+						   &rr2w_call_ops, w));
+}
+
+static int rr2w_wait_call(struct rr2w *w)
+{
+	KUNIT_ASSERT_TRUE(w->test, wait_for_completion_timeout(&w->done,
+							       150 * HZ));
+	return w->status;
+}
+
+/*
+ * The next message the client sent: decoded as a @vers peer, with its
+ * payload's first words copied to @pl.  Returns the payload length.
+ */
+static u32 rr2w_take(struct rr2w *w, u32 vers, struct rpcrdma2_hdr *h,
+		     u8 pl[64])
+{
+	static const struct rpcrdma2_limits lim = { .max_segments = 1 };
+	struct rpcrdma2_test_ep *ep = &w->srv.server;
+	u32 len, plen;
+
+	KUNIT_ASSERT_EQ(w->test, 0, rpcrdma2_test_wait_recv(ep));
+	len = ep->ep.recvs[0].len;
+	KUNIT_ASSERT_EQ(w->test, 0,
+			rpcrdma2_decode_hdr(rpcrdma2_test_recv_buf(ep), len,
+					    vers, &lim, h));
+	plen = len - h->hdrlen;
+	memset(pl, 0, 64);
+	memcpy(pl, (u8 *)rpcrdma2_test_recv_buf(ep) + h->hdrlen,
+	       min_t(u32, plen, 64));
+	/* repost before anything can make the client send again */
+	KUNIT_ASSERT_EQ(w->test, 0, rpcrdma2_test_post_recv(ep));
+	return plen;
+}
+
+static void rr2w_send(struct rr2w *w, const void *msg, u32 len)
+{
+	struct rpcrdma2_test_ep *ep = &w->srv.server;
+
+	memcpy(rpcrdma2_test_send_buf(ep), msg, len);
+	KUNIT_ASSERT_EQ(w->test, 0, rpcrdma2_test_post_send(ep, len));
+	KUNIT_ASSERT_EQ(w->test, 0, rpcrdma2_test_wait_send(ep));
+}
+
+static void rr2w_accept(struct rr2w *w)
+{
+	KUNIT_ASSERT_EQ(w->test, 0, rpcrdma2_test_wait_accept(&w->srv));
+}
+
+/* The four common words, and the flags word on Version 2. */
+static u32 rr2w_hdr(u8 *b, u32 xid, u32 vers, u32 htype, u32 flags)
+{
+	put_unaligned_be32(xid, b);
+	put_unaligned_be32(vers, b + 4);
+	put_unaligned_be32(vers == RPCRDMA2_VERS_2 ?
+			   rpcrdma2_credit_word(32, 32) : 32, b + 8);
+	put_unaligned_be32(htype, b + 12);
+	if (vers == RPCRDMA2_VERS_1) {
+		memset(b + 16, 0, 12);	/* three empty lists */
+		return 28;
+	}
+	put_unaligned_be32(flags, b + 16);
+	return 20;
+}
+
+/* A whole MSG without chunks: Version 1 (28 octets) or 2 (36). */
+static u32 rr2w_msg(u8 *b, u32 xid, u32 vers, u32 flags)
+{
+	u32 n = rr2w_hdr(b, xid, vers, RDMA2_MSG, flags);
+
+	if (vers == RPCRDMA2_VERS_2) {
+		memset(b + n, 0, 16);
+		n += 16;
+	}
+	return n;
+}
+
+/* An accepted RPC Reply with accept_stat @stat: 24 octets. */
+static u32 rr2w_reply(u8 *p, u32 xid, u32 stat)
+{
+	memset(p, 0, 24);
+	put_unaligned_be32(xid, p);
+	put_unaligned_be32(RPC_REPLY, p + 4);
+	put_unaligned_be32(stat, p + 20);
+	return 24;
+}
+
+/* An RPC Call header: 40 octets. */
+static u32 rr2w_rpc_call(u8 *p, u32 xid)
+{
+	memset(p, 0, 40);
+	put_unaligned_be32(xid, p);
+	put_unaligned_be32(RPC_CALL, p + 4);
+	put_unaligned_be32(2, p + 8);
+	put_unaligned_be32(0x40000000, p + 12);
+	put_unaligned_be32(1, p + 16);
+	return 40;
+}
+
+/* The client's first message: its CONNPROP (V2-FRAME-15). */
+static void rr2w_take_connprop(struct rr2w *w)
+{
+	struct rpcrdma2_hdr h;
+	u8 pl[64];
+
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_ASSERT_EQ(w->test, h.vers, RPCRDMA2_VERS_2);
+	KUNIT_ASSERT_EQ(w->test, h.htype, RDMA2_CONNPROP);
+}
+
+/* Take the client's Version 1 NULL Call and answer it: it succeeds. */
+static void rr2w_v1_null(struct rr2w *w)
+{
+	struct rpcrdma2_hdr h;
+	u8 pl[64], msg[64];
+	u32 n, plen;
+
+	plen = rr2w_take(w, RPCRDMA2_VERS_1, &h, pl);
+	KUNIT_EXPECT_EQ(w->test, h.vers, RPCRDMA2_VERS_1);
+	KUNIT_EXPECT_EQ(w->test, h.htype, RDMA_MSG);
+	KUNIT_ASSERT_GE(w->test, plen, 40);
+	KUNIT_EXPECT_EQ(w->test, get_unaligned_be32(pl), h.xid);
+	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_1, 0);
+	n += rr2w_reply(msg + n, h.xid, RPC_SUCCESS);
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(w->test, rr2w_wait_call(w), 0);
+}
+
+/*
+ * CMP-CMPD-14: the server sent no private data.  The client falls back
+ * to Version 1 on the server's RFC 8166 ERR_VERS (V2-FRAME-23) and
+ * then uses 1024-octet thresholds both ways, not 0.
+ */
+static void rr2w_no_cm_record_means_1024(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_NONE);
+	struct rr2c *r = rr2c(rr2w_xprt(w));
+	struct rpcrdma2_hdr h;
+	u8 msg[64], pl[64];
+	u32 n;
+
+	rr2w_call(w);
+	rr2w_accept(w);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_CONNPROP);
+	/* as svcrdma answers: v1 layout, echoing version 2 (E-13) */
+	n = rr2w_hdr(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_ERROR, 0);
+	put_unaligned_be32(32, msg + 8);
+	put_unaligned_be32(ERR_VERS, msg + 16);
+	put_unaligned_be32(1, msg + 20);
+	put_unaligned_be32(1, msg + 24);
+	rr2w_send(w, msg, 28);
+	rr2w_v1_null(w);
+	KUNIT_EXPECT_EQ(test, r->conn.vers, RPCRDMA2_VERS_1);
+	KUNIT_EXPECT_EQ(test, r->conn.send_inline, 1024);
+	KUNIT_EXPECT_EQ(test, r->conn.recv_inline, 1024);
+}
+
+/*
+ * V2-FRAME-17, V2-FRAME-18: a Version 2 server that does not offer
+ * Version 2 here answers with a Version 2 layout ERR_VERS [1, 1]; the
+ * client re-sends in Version 1 on the same connection.
+ */
+static void rr2w_v2_err_vers_falls_back(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	struct rpcrdma2_hdr h;
+	u8 msg[64], pl[64];
+
+	rr2w_call(w);
+	rr2w_accept(w);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_CONNPROP);
+	rr2w_hdr(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_ERROR, RDMA2_F_RESPONSE);
+	put_unaligned_be32(RDMA2_ERR_VERS, msg + 20);
+	put_unaligned_be32(1, msg + 24);
+	put_unaligned_be32(1, msg + 28);
+	rr2w_send(w, msg, 32);
+	rr2w_v1_null(w);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_version(rr2w_xprt(w)),
+			RPCRDMA2_VERS_1);
+}
+
+/*
+ * V2-FRAME-19: a first reply that settles nothing (here a Version 2
+ * BAD_XDR) fails the connection; the next one opens in Version 1 at
+ * once, instead of offering Version 2 again in a loop.
+ */
+static void rr2w_bad_first_reply_no_loop(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	u8 msg[64];
+
+	rr2w_call(w);
+	rr2w_accept(w);
+	rr2w_take_connprop(w);
+	rr2w_hdr(msg, 0, RPCRDMA2_VERS_2, RDMA2_ERROR, RDMA2_F_RESPONSE);
+	put_unaligned_be32(RDMA2_ERR_BAD_XDR, msg + 20);
+	rr2w_send(w, msg, 24);
+	/* the client backs off before reconnecting: take the next one */
+	rpcrdma2_test_server_reset(&w->srv);
+	rr2w_accept(w);
+	rr2w_v1_null(w);
+	KUNIT_EXPECT_EQ(test, rr2c(rr2w_xprt(w))->stats.hellos, 1);
+}
+
+/* Settle Version 2: our CONNPROP in answer to the client's. */
+static void rr2w_settle_v2(struct rr2w *w)
+{
+	struct rpcrdma2_props p = {
+		.present = (1u << (RDMA2_PROPID_SBSIZ - 1)) |
+			   (1u << (RDMA2_PROPID_RBSIZ - 1)),
+		.sbsiz = 4096,
+		.rbsiz = 4096,
+	};
+	u8 msg[128];
+	u32 n;
+
+	rr2w_take_connprop(w);
+	n = rpcrdma2_encode_connprop(msg, sizeof(msg),
+				     rpcrdma2_credit_word(32, 32), 0, &p,
+				     NULL);
+	KUNIT_ASSERT_NE(w->test, n, 0);
+	rr2w_send(w, msg, n);
+}
+
+/*
+ * Send a TPMORE-flagged MSG (V2-PROP-12) with xid @marker and take the
+ * client's next message, which must be the INVAL_HTYPE answering it
+ * (V2-ERR-21): so nothing was sent in between.
+ */
+static void rr2w_expect_marker(struct rr2w *w, u32 marker)
+{
+	struct rpcrdma2_hdr h;
+	u8 msg[64], pl[64];
+	u32 n;
+
+	n = rr2w_msg(msg, marker, RPCRDMA2_VERS_2, RDMA2_F_TPMORE);
+	n += rr2w_rpc_call(msg + n, marker);
+	rr2w_send(w, msg, n);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_EXPECT_EQ(w->test, h.htype, RDMA2_ERROR);
+	KUNIT_EXPECT_EQ(w->test, h.xid, marker);
+	KUNIT_EXPECT_EQ(w->test, h.err, RDMA2_ERR_INVAL_HTYPE);
+	KUNIT_EXPECT_EQ(w->test, h.flags & RDMA2_F_RESPONSE,
+			RDMA2_F_RESPONSE);
+}
+
+/*
+ * With a Call outstanding, the raw server sends what a client must
+ * drop or answer, then the Reply in two parts with an unrelated error
+ * in between; the Call completes with that Reply.
+ *   V2-ERR-26: a Reply whose rdma_xid is not its RPC XID is dropped.
+ *   V2-ERR-06: an RDMA2_ERROR with an unknown code is dropped.
+ *   V2-ERR-24: a continuation fault is dropped, not answered.
+ *   V2-PROP-13: a CONNPROP after settlement draws INVAL_HTYPE.
+ *   V2-RDIR-18: RESPONSE routes: clear is a reverse Call whatever the
+ *   RPC layer would find, set with a Call payload is dropped.
+ *   An error for another XID does not end the Reply being received.
+ */
+static void rr2w_client_answers_and_drops(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	struct rr2c *r = rr2c(rr2w_xprt(w));
+	struct rpcrdma2_props p = { };
+	struct rpcrdma2_hdr h;
+	u8 msg[128], pl[64], reply[24];
+	u64 bc_calls;
+	u32 n, xid;
+
+	rr2w_call(w);
+	rr2w_accept(w);
+	rr2w_settle_v2(w);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+	KUNIT_EXPECT_EQ(test, h.flags & RDMA2_F_RESPONSE, 0);
+	xid = h.xid;
+
+	/* a Reply under the right rdma_xid but another RPC XID */
+	n = rr2w_msg(msg, xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
+	n += rr2w_reply(msg + n, xid + 1, RPC_PROG_UNAVAIL);
+	rr2w_send(w, msg, n);
+	/* an error code nobody defined */
+	rr2w_hdr(msg, xid, RPCRDMA2_VERS_2, RDMA2_ERROR, RDMA2_F_RESPONSE);
+	put_unaligned_be32(77, msg + 20);
+	rr2w_send(w, msg, 24);
+	/* a sequence interrupted by another xid */
+	n = rr2w_msg(msg, 0x5151, RPCRDMA2_VERS_2,
+		     RDMA2_F_RESPONSE | RDMA2_F_MORE);
+	n += rr2w_reply(msg + n, 0x5151, RPC_SUCCESS);
+	rr2w_send(w, msg, n);
+	n = rr2w_msg(msg, 0x5252, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
+	n += rr2w_reply(msg + n, 0x5252, RPC_SUCCESS);
+	rr2w_send(w, msg, n);
+	rr2w_expect_marker(w, 0x7001);
+	KUNIT_EXPECT_EQ(test, w->status, 1);	/* still waiting */
+
+	/* CONNPROP after settlement */
+	n = rpcrdma2_encode_connprop(msg, sizeof(msg),
+				     rpcrdma2_credit_word(32, 32), 0, &p,
+				     NULL);
+	put_unaligned_be32(0x7002, msg);
+	rr2w_send(w, msg, n);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_EXPECT_EQ(test, h.xid, 0x7002);
+	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_INVAL_HTYPE);
+
+	/* routing by RESPONSE */
+	bc_calls = r->stats.bc_calls;
+	n = rr2w_msg(msg, 0x7003, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
+	n += rr2w_rpc_call(msg + n, 0x7003);
+	rr2w_send(w, msg, n);
+	n = rr2w_msg(msg, 0x7004, RPCRDMA2_VERS_2, 0);
+	n += rr2w_rpc_call(msg + n, 0x7004);
+	rr2w_send(w, msg, n);
+	rr2w_expect_marker(w, 0x7005);
+	KUNIT_EXPECT_EQ(test, r->stats.bc_calls, bc_calls + 1);
+
+	/* the Reply in two parts, an unrelated error between them */
+	rr2w_reply(reply, xid, RPC_SUCCESS);
+	n = rr2w_msg(msg, xid, RPCRDMA2_VERS_2,
+		     RDMA2_F_RESPONSE | RDMA2_F_MORE);
+	memcpy(msg + n, reply, 12);
+	rr2w_send(w, msg, n + 12);
+	rr2w_hdr(msg, 0x7006, RPCRDMA2_VERS_2, RDMA2_ERROR, RDMA2_F_RESPONSE);
+	put_unaligned_be32(RDMA2_ERR_SYSTEM, msg + 20);
+	rr2w_send(w, msg, 24);
+	n = rr2w_msg(msg, xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
+	memcpy(msg + n, reply + 12, 12);
+	rr2w_send(w, msg, n + 12);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+}
+
+static const enum rpcrdma2_test_link rr2w_links[] = {
+	RPCRDMA2_TEST_RXE,
+	RPCRDMA2_TEST_SIW,
+};
+
+static void rr2w_link_desc(const enum rpcrdma2_test_link *link, char *desc)
+{
+	strscpy(desc, rpcrdma2_test_link_name(*link), KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rr2w_link, rr2w_links, rr2w_link_desc);
+
+static int rr2w_suite_init(struct kunit_suite *suite)
+{
+	int i;
+
+	for (i = 0; i < RPCRDMA2_TEST_NR_LINKS; i++)
+		rpcrdma2_test_env_up(&rr2w_envs[i], i);
+	return 0;
+}
+
+static void rr2w_suite_exit(struct kunit_suite *suite)
+{
+	int i;
+
+	rpcrdma2_test_cap_version(RPCRDMA2_CLIENT, RPCRDMA2_VERS_2);
+	for (i = 0; i < RPCRDMA2_TEST_NR_LINKS; i++)
+		rpcrdma2_test_env_down(&rr2w_envs[i]);
+}
+
+static struct kunit_case rr2w_cases[] = {
+	KUNIT_CASE_PARAM(rr2w_no_cm_record_means_1024, rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v2_err_vers_falls_back, rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_bad_first_reply_no_loop, rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_client_answers_and_drops, rr2w_link_gen_params),
+	{}
+};
+
+static struct kunit_suite rr2w_suite = {
+	.name		= "rpcrdma2_clnt_wire",
+	.suite_init	= rr2w_suite_init,
+	.suite_exit	= rr2w_suite_exit,
+	.test_cases	= rr2w_cases,
+};
+
+kunit_test_suite(rr2w_suite);
