@@ -54,6 +54,7 @@
 
 #define RPCRDMA2_HDR_PREFIX_SIZE	20	/* shorter: drop (V2-ERR-01) */
 #define RPCRDMA2_HDRLEN_NOCHUNKS	36	/* prefix + inv + 3 lists */
+#define RPCRDMA2_HDRLEN_ERR_MAX		32	/* ERR_VERS, WRITE_RESOURCE */
 
 /* rdma_credit (V2-CRED-02, E-14) */
 #define RDMA2_CREDIT_GRANT_MASK		0x0000ffff

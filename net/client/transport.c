@@ -376,13 +376,36 @@ static void rr2c_recv_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr)
 	rr2c_reply_copy(r, hdr->xid, NULL, 0, &off, true, rr2c_errno(hdr));
 }
 
+/* A control message negotiation asks for (E-35: BAD_PROPVAL). */
+static void rr2c_send_nego(struct rr2c *r, const void *msg, u32 len)
+{
+	struct rpcrdma2_send *sd = rpcrdma2_pool_get(&r->pool, true);
+
+	if (!sd) {
+		xprt_force_disconnect(&r->xprt);
+		return;
+	}
+	memcpy(sd->buf, msg, len);
+	if (rpcrdma2_ep_post_send(sd, len, 0)) {
+		rpcrdma2_pool_put(&r->pool, sd);
+		xprt_force_disconnect(&r->xprt);
+	}
+}
+
 static void rr2c_negotiate(struct rr2c *r, const void *buf, u32 len)
 {
+	u8 out[RPCRDMA2_HDRLEN_ERR_MAX];
 	enum rpcrdma2_nego n;
+	u32 outlen;
 
-	n = rpcrdma2_nego_client_recv(&r->conn, &r->local, buf, len);
-	if (n == RPCRDMA2_NEGO_MORE)
+	n = rpcrdma2_nego_client_recv(&r->conn, &r->local, buf, len,
+				      out, sizeof(out), &outlen);
+	if (outlen)
+		rr2c_send_nego(r, out, outlen);
+	if (n == RPCRDMA2_NEGO_MORE || n == RPCRDMA2_NEGO_REJECT)
 		return;
+	if (n == RPCRDMA2_NEGO_REPLY)
+		n = RPCRDMA2_NEGO_DONE;		/* settled; the error is sent */
 	if (n == RPCRDMA2_NEGO_DONE && len >= 12) {
 		u32 word = get_unaligned_be32((const u8 *)buf + 8);
 

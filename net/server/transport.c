@@ -360,8 +360,12 @@ static bool rr2s_negotiate(struct rr2s_conn *c, struct rpcrdma2_recv *rv)
 
 	n = rpcrdma2_nego_server_recv(&c->conn, &c->local, rv->buf, rv->len,
 				      out, sizeof(out), &outlen);
-	if (n == RPCRDMA2_NEGO_REPLY || n == RPCRDMA2_NEGO_REJECT)
+	if (n == RPCRDMA2_NEGO_REPLY || n == RPCRDMA2_NEGO_REJECT ||
+	    n == RPCRDMA2_NEGO_REJECT_REPLY)
 		rr2s_send_ctrl(c, out, outlen);
+	if (n == RPCRDMA2_NEGO_REJECT_REPLY)	/* E-35: then our CONNPROP */
+		rr2s_send_ctrl(c, out, rpcrdma2_nego_server_hello(&c->local, out,
+								  sizeof(out)));
 	else if (n == RPCRDMA2_NEGO_FAIL)
 		rr2s_close(c);
 	if (c->conn.vers && n != RPCRDMA2_NEGO_MORE) {

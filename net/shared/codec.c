@@ -39,13 +39,36 @@ static int rd_present(struct rr2_rd *r, bool *present)
 	return 0;
 }
 
-/* Read list: optional-data list of (position, segment); V2-CHUNK-11. */
+#define RR2_READ_ITEM		24	/* discriminator, position, segment */
+
+/*
+ * Items among the first @n of the Read list at @list whose Position is
+ * @pos.  The caller bounds @n by its caps, so the scan is short.
+ */
+static u32 read_list_same_pos(const u8 *list, u32 n, u32 pos)
+{
+	u32 i, same = 0;
+
+	for (i = 0; i < n; i++)
+		same += get_unaligned_be32(list + i * RR2_READ_ITEM + 4) == pos;
+	return same;
+}
+
+/*
+ * Read list: an optional-data list of (position, segment).  Segments
+ * with the same Position form one chunk wherever they appear in the
+ * list (V2-CHUNK-11), so the chunk count is the number of distinct
+ * positions and a chunk's segments are all the items with its
+ * Position.  The caps bound the list to max_read_chunks * max_segments
+ * items before the next one is looked at, so the quadratic scan over
+ * the items already seen stays small and needs no memory.
+ */
 static int decode_read_list(struct rr2_rd *r, const struct rpcrdma2_limits *lim,
 			    struct rpcrdma2_hdr *hdr)
 {
 	struct rpcrdma2_chunk_list *l = &hdr->reads;
-	u32 pos, prev = 0, run = 0;
 	bool present;
+	u32 pos, same;
 
 	l->offset = r->pos;
 	for (;;) {
@@ -57,19 +80,16 @@ static int decode_read_list(struct rr2_rd *r, const struct rpcrdma2_limits *lim,
 			return RDMA2_ERR_BAD_XDR;
 		if (pos & 3)			/* V2-CHUNK-13 */
 			return RDMA2_ERR_BAD_XDR;
-		/* segments with one Position form one chunk (V2-CHUNK-14) */
-		if (!l->segments || pos != prev) {
+		same = read_list_same_pos(r->base + l->offset, l->segments,
+					  pos);
+		if (!same)			/* a new Position: V2-CHUNK-11 */
 			l->chunks++;
-			run = 0;
-			prev = pos;
-		}
-		run++;
 		l->segments++;
-		if (run > lim->max_segments) {		/* V2-ERR-38 */
+		if (same + 1 > lim->max_segments) {	/* V2-ERR-38 */
 			hdr->reject_arg = lim->max_segments;
 			return RDMA2_ERR_SEGMENTS;
 		}
-		if (l->chunks > lim->max_read_chunks) {	/* V2-ERR-32/33 */
+		if (l->chunks > lim->max_read_chunks) {	/* V2-ERR-32 */
 			hdr->reject_arg = lim->max_read_chunks;
 			return RDMA2_ERR_READ_CHUNKS;
 		}
@@ -186,18 +206,16 @@ static int prop_u32(const u8 *data, u32 dlen, u32 *val, u32 def)
 	return 0;
 }
 
-/**
- * rpcrdma2_decode_props - decode an rpcrdma2_propset
- * @buf: the propset (the body of a CONNPROP, or a reassembled one)
- * @len: octets in @buf
- * @props: filled in; defaults for what is absent
- *
- * Unknown properties are skipped (V2-PROP-05, -15, -17).  All or
- * nothing: on RDMA2_ERR_BAD_PROPVAL, @props holds only defaults and
- * the caller applies none of the message's properties (V2-PROP-18).
+/*
+ * One propval (V2-PROP-01).  Which failures are which: the propset's
+ * count and each rdma_which belong to the transport stream, so a
+ * message that ends inside them cannot be parsed at all and draws
+ * BAD_XDR (V2-ERR-26).  Once rdma_which is whole, anything wrong with
+ * rdma_data (its length word missing, its length running past the end,
+ * V2-PROP-03; a value wrong for the property's type, V2-PROP-04) is a
+ * bad property value and draws BAD_PROPVAL (V2-ERR-29).
  */
-int rpcrdma2_decode_props(const void *buf, u32 len,
-			  struct rpcrdma2_props *props)
+static int decode_propval(struct rr2_rd *r, struct rpcrdma2_props *props)
 {
 	static const u32 defaults[] = {
 		RDMA2_PROP_SBSIZ_DEFAULT, RDMA2_PROP_RBSIZ_DEFAULT,
@@ -208,39 +226,65 @@ int rpcrdma2_decode_props(const void *buf, u32 len,
 		&props->sbsiz, &props->rbsiz, &props->rssiz, &props->rcsiz,
 		&props->brs,
 	};
-	struct rr2_rd r = { .base = buf, .len = len };
-	u32 count, which, dlen, i;
 	const u8 *data;
+	u32 which, dlen;
+	int ret;
+
+	if (!rd_u32(r, &which))
+		return RDMA2_ERR_BAD_XDR;		/* V2-ERR-26 */
+	if (!rd_opaque(r, &data, &dlen))
+		return RDMA2_ERR_BAD_PROPVAL;		/* V2-PROP-03 */
+
+	switch (which) {
+	case RDMA2_PROPID_SBSIZ ... RDMA2_PROPID_BRS:
+		ret = prop_u32(data, dlen, fields[which - 1],
+			       defaults[which - 1]);
+		if (ret)
+			return ret;
+		if (which == RDMA2_PROPID_BRS &&
+		    props->brs > RDMA2_RVRSDIR_GENL)
+			return RDMA2_ERR_BAD_PROPVAL;	/* V2-PROP-04 */
+		break;
+	case RDMA2_PROPID_HOSTAUTH:
+		props->hostauth_offset = data - r->base;
+		props->hostauth_len = dlen;
+		break;
+	default:
+		props->unknown++;			/* V2-PROP-05 */
+		return 0;
+	}
+	props->present |= 1u << (which - 1);
+	return 0;
+}
+
+/**
+ * rpcrdma2_decode_props - decode an rpcrdma2_propset
+ * @buf: the propset (the body of a CONNPROP, or a reassembled one)
+ * @len: octets in @buf
+ * @props: filled in; defaults for what is absent
+ *
+ * Unknown properties are skipped (V2-PROP-05, V2-PROP-15, V2-PROP-17).
+ * Returns 0, RDMA2_ERR_BAD_XDR when the count or an rdma_which is cut
+ * short (V2-ERR-26), or RDMA2_ERR_BAD_PROPVAL for a bad rdma_data
+ * (V2-PROP-03, V2-PROP-04); the first failure in the stream decides.
+ * All or nothing: on an error, @props holds only defaults and the
+ * caller applies none of the message's properties (V2-PROP-18).
+ *
+ * Every propval that is read takes at least 8 octets, so the loop ends
+ * within @len / 8 rounds whatever the count says (V2-SEC-17).
+ */
+int rpcrdma2_decode_props(const void *buf, u32 len,
+			  struct rpcrdma2_props *props)
+{
+	struct rr2_rd r = { .base = buf, .len = len };
+	u32 count, i;
 	int ret = 0;
 
 	props_default(props);
-	/* V2-PROP-03: nothing may run past the end of the message */
-	if (!rd_u32(&r, &count) || count > rd_left(&r) / 8)
-		return RDMA2_ERR_BAD_PROPVAL;
-	for (i = 0; i < count && !ret; i++) {
-		if (!rd_u32(&r, &which) || !rd_opaque(&r, &data, &dlen)) {
-			ret = RDMA2_ERR_BAD_PROPVAL;
-			break;
-		}
-
-		switch (which) {
-		case RDMA2_PROPID_SBSIZ ... RDMA2_PROPID_BRS:
-			ret = prop_u32(data, dlen, fields[which - 1],
-				       defaults[which - 1]);
-			if (!ret && which == RDMA2_PROPID_BRS &&
-			    props->brs > RDMA2_RVRSDIR_GENL)
-				ret = RDMA2_ERR_BAD_PROPVAL;
-			break;
-		case RDMA2_PROPID_HOSTAUTH:
-			props->hostauth_offset = data - r.base;
-			props->hostauth_len = dlen;
-			break;
-		default:
-			props->unknown++;
-			continue;
-		}
-		props->present |= 1u << (which - 1);
-	}
+	if (!rd_u32(&r, &count))
+		return RDMA2_ERR_BAD_XDR;		/* V2-ERR-26 */
+	for (i = 0; i < count && !ret; i++)
+		ret = decode_propval(&r, props);
 	if (ret)
 		props_default(props);
 	return ret;
@@ -272,12 +316,23 @@ static u32 err_nargs(u32 layout, u32 err)
 	}
 }
 
+/* The rdma_err codes of the @layout version's error union. */
+static bool err_known(u32 layout, u32 err)
+{
+	if (layout == RPCRDMA2_VERS_1)
+		return err == ERR_VERS || err == ERR_CHUNK;
+	return (err >= RDMA2_ERR_VERS && err <= RDMA2_ERR_REPLY_RESOURCE) ||
+	       err == RDMA2_ERR_SYSTEM;
+}
+
 static int decode_v2_error(struct rr2_rd *r, struct rpcrdma2_hdr *hdr)
 {
 	u32 nargs, i;
 
 	if (!rd_u32(r, &hdr->err))
 		return RPCRDMA2_DROP;
+	if (!err_known(RPCRDMA2_VERS_2, hdr->err))
+		return RPCRDMA2_DROP;			/* V2-ERR-06 */
 	nargs = err_nargs(RPCRDMA2_VERS_2, hdr->err);
 	for (i = 0; i < nargs; i++)
 		if (!rd_u32(r, &hdr->err_arg[i]))
@@ -296,7 +351,11 @@ static int decode_v2(struct rr2_rd *r, const struct rpcrdma2_limits *lim,
 
 	switch (hdr->htype) {
 	case RDMA2_ERROR:
-		/* never answer an error with an error */
+		/*
+		 * Never answer an error with an error.  Reserved flag bits
+		 * are ignored here too (V2-FRAME-07, E-02); the defined
+		 * continuation flags make no sense on an error.
+		 */
 		if (hdr->flags & (RDMA2_F_MORE | RDMA2_F_TPMORE))
 			return RPCRDMA2_DROP;
 		ret = decode_v2_error(r, hdr);
@@ -362,10 +421,16 @@ static int decode_v1(struct rr2_rd *r, const struct rpcrdma2_limits *lim,
 	case RDMA_MSG:
 	case RDMA_NOMSG:
 		ret = decode_chunk_lists(r, lim, hdr);
+		/* E-07: a v1 NOMSG carries its payload in a chunk */
+		if (!ret && hdr->htype == RDMA_NOMSG &&
+		    !rpcrdma2_hdr_has_chunks(hdr))
+			ret = RDMA2_ERR_BAD_XDR;
 		break;
 	case RDMA_ERROR:
 		if (!rd_u32(r, &hdr->err))
 			return RPCRDMA2_DROP;
+		if (!err_known(RPCRDMA2_VERS_1, hdr->err))
+			return RPCRDMA2_DROP;		/* V2-ERR-06 */
 		for (i = 0; i < err_nargs(RPCRDMA2_VERS_1, hdr->err); i++)
 			if (!rd_u32(r, &hdr->err_arg[i]))
 				return RPCRDMA2_DROP;
@@ -399,17 +464,22 @@ int rpcrdma2_decode_hdr(const void *buf, u32 len, u32 max_vers,
 	struct rr2_rd r = { .base = buf, .len = len };
 
 	memset(hdr, 0, sizeof(*hdr));
-	/* too short to trust even the xid: drop silently (V2-ERR-01) */
-	if (!rd_u32(&r, &hdr->xid) || !rd_u32(&r, &hdr->vers) ||
-	    !rd_u32(&r, &hdr->credit) || !rd_u32(&r, &hdr->htype))
+	/*
+	 * Shorter than the prefix: too short to trust even the xid, so
+	 * drop silently whatever rdma_vers says (V2-ERR-01).  No Version 1
+	 * message is shorter either (RFC 8166: ERR_CHUNK is 20 octets).
+	 */
+	if (len < RPCRDMA2_HDR_PREFIX_SIZE)
 		return RPCRDMA2_DROP;
+	rd_u32(&r, &hdr->xid);
+	rd_u32(&r, &hdr->vers);
+	rd_u32(&r, &hdr->credit);
+	rd_u32(&r, &hdr->htype);
 
 	if (hdr->vers == RPCRDMA2_VERS_1 && max_vers >= RPCRDMA2_VERS_1)
 		return decode_v1(&r, lim, hdr);
 	if (hdr->vers == RPCRDMA2_VERS_2 && max_vers >= RPCRDMA2_VERS_2)
 		return decode_v2(&r, lim, hdr);
-	if (hdr->vers == RPCRDMA2_VERS_2 && len < RPCRDMA2_HDR_PREFIX_SIZE)
-		return RPCRDMA2_DROP;
 	return RDMA2_ERR_VERS;				/* V2-ERR-13 */
 }
 
@@ -496,9 +566,24 @@ rpcrdma2_classify_first_reply(const void *buf, u32 len, u32 *low, u32 *high)
 		*high = get_unaligned_be32(p + 24);
 		return RPCRDMA2_FIRST_V1_ERR_VERS;
 	}
-	if (w4 & RDMA2_F_RESERVED_MASK)
-		return RPCRDMA2_FIRST_GARBAGE;
+	/* reserved flag bits are ignored (V2-FRAME-07, E-02) */
 	return RPCRDMA2_FIRST_V2_ERROR;
+}
+
+/**
+ * rpcrdma2_rpc_xid_ok - does the payload start with the header's xid?
+ * @hdr: the decoded header of the first message of an RPC message
+ * @payload: the payload after the header
+ * @plen: octets of payload
+ *
+ * An RPC message begins with its xid, which rdma_xid must repeat
+ * (V2-ERR-26; RFC 8166 section 4.5.2 for Version 1).  A payload too
+ * short to hold the xid does not match.
+ */
+bool rpcrdma2_rpc_xid_ok(const struct rpcrdma2_hdr *hdr, const void *payload,
+			 u32 plen)
+{
+	return plen >= 4 && get_unaligned_be32(payload) == hdr->xid;
 }
 
 /* ---- writer ------------------------------------------------------- */

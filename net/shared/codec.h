@@ -24,17 +24,19 @@
 #include <rpcrdma2/wire.h>
 
 /*
- * Decoder verdicts: 0 (accept), RPCRDMA2_DROP (discard silently, the
- * header is too short to trust its xid), or a positive RDMA2_ERR_* code
- * to answer with and then discard the message.  On a Version 1
- * connection every code but ERR_VERS is answered with ERR_CHUNK
- * (rpcrdma2_v1_errcode()).
+ * Decoder verdicts: 0 (accept), RPCRDMA2_DROP (discard silently: the
+ * header is too short to trust its xid, V2-ERR-01, or it is an error
+ * that must not be answered, such as an unknown rdma_err, V2-ERR-06),
+ * or a positive RDMA2_ERR_* code to answer with and then discard the
+ * message.  On a Version 1 connection every code but ERR_VERS is
+ * answered with ERR_CHUNK (rpcrdma2_v1_errcode()).
  */
 #define RPCRDMA2_DROP		(-1)
 
 /*
- * Caps the decoder enforces on chunk lists (V2-ERR-32, -35, -38), and
- * whether the experimental seed 004 header types are accepted.
+ * Caps the decoder enforces on chunk lists (V2-ERR-32, V2-ERR-35,
+ * V2-ERR-38), and whether the experimental seed 004 header types are
+ * accepted.
  */
 struct rpcrdma2_limits {
 	u32	max_read_chunks;	/* distinct positions in a Read list */
@@ -151,10 +153,14 @@ enum rpcrdma2_first_reply {
 	RPCRDMA2_FIRST_V1_ERR_VERS,	/* fall back to Version 1 */
 	RPCRDMA2_FIRST_V2_ERROR,	/* a Version 2 error */
 	RPCRDMA2_FIRST_GARBAGE,		/* an error too short to read */
+	/* reserved flag bits do not make garbage (V2-FRAME-07) */
 };
 
 enum rpcrdma2_first_reply
 rpcrdma2_classify_first_reply(const void *buf, u32 len, u32 *low, u32 *high);
+
+bool rpcrdma2_rpc_xid_ok(const struct rpcrdma2_hdr *hdr, const void *payload,
+			 u32 plen);
 
 /* ---- Encoding ---- */
 

@@ -115,7 +115,7 @@ rpcrdma2_reasm_add(struct rpcrdma2_reasm *r, const struct rpcrdma2_hdr *hdr,
 }
 
 /**
- * rpcrdma2_cont_sends - Sends needed for a payload (V2-CONT-01, -08)
+ * rpcrdma2_cont_sends - Sends needed for a payload (V2-CONT-01, V2-CONT-08)
  * @len: payload octets
  * @inline_size: the peer's inline threshold for this direction
  * @final_hdrlen: header octets of the final message (with its chunks)

@@ -9,6 +9,13 @@
 #define RPCRDMA2_NEGO_H
 
 #include "shared/codec.h"
+#include "shared/cont.h"
+
+/*
+ * Largest propset reassembled from a continued CONNPROP (V2-PROP-16).
+ * A longer sequence is a continuation fault (V2-CONT-09, V2-SEC-17).
+ */
+#define RPCRDMA2_PROPSET_MAX	4096
 
 /* What this end offers. */
 struct rpcrdma2_local {
@@ -28,9 +35,16 @@ struct rpcrdma2_conn {
 	u32			send_inline;	/* this end's Send limit */
 	u32			recv_inline;	/* what the peer may send */
 	struct rpcrdma2_cm_pdata peer_pdata;	/* RFC 8797 */
-	struct rpcrdma2_props	peer_props;	/* Version 2 */
-	bool			peer_props_done;
+	/* Version 2: the union of the peer's CONNPROPs (V2-PROP-11) */
+	struct rpcrdma2_props	peer_props;
+	bool			peer_props_done; /* its final one came */
+	bool			peer_props_seen; /* a CONNPROP came */
+	bool			own_props_rejected; /* BAD_PROPVAL (E-35) */
 	bool			peer_remote_inv;
+
+	/* a continued CONNPROP being reassembled (V2-PROP-16) */
+	struct rpcrdma2_reasm	props_reasm;
+	u8			props_buf[RPCRDMA2_PROPSET_MAX];
 };
 
 enum rpcrdma2_nego {
@@ -40,19 +54,29 @@ enum rpcrdma2_nego {
 	RPCRDMA2_NEGO_REJECT,	/* not settled; send the encoded error */
 	RPCRDMA2_NEGO_RPC,	/* settled; this message is an RPC: process it */
 	RPCRDMA2_NEGO_FAIL,	/* protocol failure: disconnect */
+	/*
+	 * Server only: settled on Version 2; send the encoded error, then
+	 * this end's CONNPROP (rpcrdma2_nego_server_hello()), E-35.
+	 */
+	RPCRDMA2_NEGO_REJECT_REPLY,
 };
 
 void rpcrdma2_conn_init(struct rpcrdma2_conn *c,
 			const struct rpcrdma2_cm_pdata *peer_pdata);
 u32 rpcrdma2_nego_client_hello(const struct rpcrdma2_local *l, u32 xid,
 			       void *buf, u32 size);
+u32 rpcrdma2_nego_server_hello(const struct rpcrdma2_local *l,
+			       void *buf, u32 size);
 enum rpcrdma2_nego rpcrdma2_nego_client_recv(struct rpcrdma2_conn *c,
 					     const struct rpcrdma2_local *l,
-					     const void *buf, u32 len);
+					     const void *buf, u32 len,
+					     void *out, u32 size, u32 *outlen);
 enum rpcrdma2_nego rpcrdma2_nego_server_recv(struct rpcrdma2_conn *c,
 					     const struct rpcrdma2_local *l,
 					     const void *buf, u32 len,
 					     void *out, u32 size, u32 *outlen);
+int rpcrdma2_nego_settled_check(const struct rpcrdma2_conn *c,
+				const struct rpcrdma2_hdr *hdr);
 void rpcrdma2_conn_thresholds(struct rpcrdma2_conn *c,
 			      const struct rpcrdma2_local *l);
 

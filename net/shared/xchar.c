@@ -31,7 +31,7 @@ static void xchars_default(struct rpcrdma2_xchars *c)
 	c->brs = BKREQSUP_INLINE;		/* XCH-XOP-07 */
 }
 
-/* One xcharval; unknown ids are skipped (XCH-XOP-05, -26). */
+/* One xcharval; unknown ids are skipped (XCH-XOP-05, XCH-XOP-26). */
 static int decode_xcharval(struct rr2_rd *r, struct rpcrdma2_xchars *c)
 {
 	const u8 *data;

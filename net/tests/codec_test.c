@@ -78,7 +78,7 @@ static void rr2c_expect_bytes(struct kunit *test, const u8 *got, u32 got_len,
 				    want[i], "word %u", i);
 }
 
-/* V2-FRAME-04/05, V2-FRAME-08: a Call without chunks is 36 octets. */
+/* V2-FRAME-04, V2-FRAME-05, V2-FRAME-08: a chunk-less Call is 36 octets. */
 static void v2_frame_05_msg_golden(struct kunit *test)
 {
 	static const u32 want[] = { 0x11223344, 2, 0x00200020, RDMA2_MSG,
@@ -139,7 +139,10 @@ static void v2_frame_06_reserved_flags_zero_on_send(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, get_unaligned_be32(buf + 16), 7U);
 }
 
-/* V2-ERR-02..05, V2-FRAME-11, E-13: error layouts and lengths. */
+/*
+ * V2-ERR-02, V2-ERR-03, V2-ERR-04, V2-ERR-05, V2-FRAME-11, E-13: error
+ * layouts and lengths.
+ */
 static void v2_err_05_error_golden(struct kunit *test)
 {
 	static const struct {
@@ -264,7 +267,7 @@ static void rr2c_round_trip(struct kunit *test, u32 vers)
 	KUNIT_EXPECT_EQ(test, seg.length, ps[0].length);
 }
 
-/* V2-CHUNK-11, -14, -17, V2-FRAME-12: Version 2 MSG with all lists. */
+/* V2-CHUNK-11, V2-CHUNK-14, V2-CHUNK-17, V2-FRAME-12: all lists, v2. */
 static void v2_chunk_11_round_trip(struct kunit *test)
 {
 	rr2c_round_trip(test, 2);
@@ -353,7 +356,10 @@ static void v2_err_round_trip(struct kunit *test)
 	}
 }
 
-/* V2-PROP-01/02/08, V2-INLINE-05: CONNPROP round trip, HOSTAUTH padded. */
+/*
+ * V2-PROP-01, V2-PROP-02, V2-PROP-08, V2-INLINE-05: CONNPROP round trip,
+ * HOSTAUTH padded.
+ */
 static void v2_prop_08_connprop_round_trip(struct kunit *test)
 {
 	static const u8 auth[5] = { 1, 2, 3, 4, 5 };
@@ -449,6 +455,101 @@ static void v2_frame_23_first_reply(struct kunit *test)
 			RPCRDMA2_FIRST_GARBAGE);
 }
 
+/* V2-FRAME-07, E-02: reserved flag bits do not make an error garbage. */
+static void v2_frame_07_first_reply_reserved_flags(struct kunit *test)
+{
+	static const u32 v2segs[] = { 1, 2, 1, RDMA2_ERROR, 0xfffffff9,
+				      RDMA2_ERR_SEGMENTS, 4 };
+	static const u32 v2vers[] = { 1, 2, 1, RDMA2_ERROR, 0x80000001,
+				      RDMA2_ERR_VERS, 1, 1 };
+	u32 low = 0, high = 0;
+
+	KUNIT_EXPECT_EQ(test,
+			rpcrdma2_classify_first_reply(rr2c_bytes(test, v2segs, 28),
+						      28, &low, &high),
+			RPCRDMA2_FIRST_V2_ERROR);
+	KUNIT_EXPECT_EQ(test,
+			rpcrdma2_classify_first_reply(rr2c_bytes(test, v2vers, 32),
+						      32, &low, &high),
+			RPCRDMA2_FIRST_V2_ERROR);
+}
+
+/* V2-ERR-26: the payload of an RPC message starts with rdma_xid. */
+static void v2_err_26_rpc_xid_ok(struct kunit *test)
+{
+	static const u8 payload[] = { 0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0 };
+	struct rpcrdma2_hdr hdr = { .xid = 0x11223344, .vers = 2 };
+
+	KUNIT_EXPECT_TRUE(test, rpcrdma2_rpc_xid_ok(&hdr, payload, 8));
+	KUNIT_EXPECT_TRUE(test, rpcrdma2_rpc_xid_ok(&hdr, payload, 4));
+	/* shorter than an xid: not ok */
+	KUNIT_EXPECT_FALSE(test, rpcrdma2_rpc_xid_ok(&hdr, payload, 3));
+	KUNIT_EXPECT_FALSE(test, rpcrdma2_rpc_xid_ok(&hdr, payload, 0));
+	hdr.xid = 0x11223345;
+	KUNIT_EXPECT_FALSE(test, rpcrdma2_rpc_xid_ok(&hdr, payload, 8));
+	/* RFC 8166 section 4.5.2: the same rule on Version 1 */
+	hdr.xid = 0x11223344;
+	hdr.vers = 1;
+	KUNIT_EXPECT_TRUE(test, rpcrdma2_rpc_xid_ok(&hdr, payload, 8));
+}
+
+/*
+ * V2-CHUNK-11: Read segments with one Position are one chunk wherever
+ * they are in the list; positions 0, 116, 0, 116 are two chunks of two.
+ */
+static void v2_chunk_11_interleaved_positions(struct kunit *test)
+{
+	const struct rr2_vector *v = NULL;
+	struct rpcrdma2_segment seg;
+	struct rpcrdma2_hdr hdr;
+	unsigned int i;
+	u32 pos;
+	u8 *buf;
+
+	for (i = 0; i < ARRAY_SIZE(rr2_vectors); i++)
+		if (!strcmp(rr2_vectors[i].name,
+			    "V2-CHUNK-11 read list, interleaved positions two chunks"))
+			v = &rr2_vectors[i];
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	buf = rr2c_bytes(test, v->w, v->len);
+	KUNIT_ASSERT_EQ(test,
+			rpcrdma2_decode_hdr(buf, v->len, 2, &rr2c_lim, &hdr), 0);
+	KUNIT_EXPECT_EQ(test, hdr.reads.chunks, 2U);
+	KUNIT_EXPECT_EQ(test, hdr.reads.segments, 4U);
+	KUNIT_EXPECT_EQ(test, hdr.hdrlen, 132U);
+	rpcrdma2_read_seg(buf, &hdr, 3, &pos, &seg);
+	KUNIT_EXPECT_EQ(test, pos, 116U);
+	KUNIT_EXPECT_EQ(test, seg.handle, 0x104U);
+}
+
+/*
+ * V2-ERR-26, V2-PROP-03: a propset whose count or rdma_which is cut
+ * short is BAD_XDR; a bad rdma_data is BAD_PROPVAL; defaults either way.
+ */
+static void v2_err_26_propset_framing(struct kunit *test)
+{
+	static const u32 w[] = { 2, RDMA2_PROPID_RBSIZ, 4, 65536,
+				 RDMA2_PROPID_SBSIZ, 8 };
+	struct rpcrdma2_props p;
+	u8 *buf = rr2c_bytes(test, w, sizeof(w));
+
+	KUNIT_EXPECT_EQ(test, rpcrdma2_decode_props(buf, 0, &p),
+			RDMA2_ERR_BAD_XDR);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_decode_props(buf, 3, &p),
+			RDMA2_ERR_BAD_XDR);
+	/* the second rdma_which is cut short */
+	KUNIT_EXPECT_EQ(test, rpcrdma2_decode_props(buf, 18, &p),
+			RDMA2_ERR_BAD_XDR);
+	KUNIT_EXPECT_EQ(test, p.present, 0U);
+	KUNIT_EXPECT_EQ(test, p.rbsiz, (u32)RDMA2_PROP_RBSIZ_DEFAULT);
+	/* whole rdma_which, its rdma_data length missing or past the end */
+	KUNIT_EXPECT_EQ(test, rpcrdma2_decode_props(buf, 20, &p),
+			RDMA2_ERR_BAD_PROPVAL);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_decode_props(buf, sizeof(w), &p),
+			RDMA2_ERR_BAD_PROPVAL);
+	KUNIT_EXPECT_EQ(test, p.present, 0U);
+}
+
 /* CMP-CMPD: the vectors of cm-private-data.md section 6. */
 static void cmp_cmpd_vectors(struct kunit *test)
 {
@@ -485,7 +586,10 @@ static void cmp_cmpd_encode_clamps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out[7], 0);
 }
 
-/* XCH-XOP-02/06/19/23, E-16, E-19: the four operations round trip. */
+/*
+ * XCH-XOP-02, XCH-XOP-06, XCH-XOP-19, XCH-XOP-23, E-16, E-19: the four
+ * operations round trip.
+ */
 static void xch_xop_round_trip(struct kunit *test)
 {
 	static const u32 ops[] = { RDMA2_XCH_INITXCH, RDMA2_XCH_REQXCH,
@@ -563,6 +667,10 @@ static struct kunit_case rr2c_cases[] = {
 	KUNIT_CASE(v2_prop_18_all_or_nothing),
 	KUNIT_CASE(v2_prop_02_empty_is_default),
 	KUNIT_CASE(v2_frame_23_first_reply),
+	KUNIT_CASE(v2_frame_07_first_reply_reserved_flags),
+	KUNIT_CASE(v2_err_26_rpc_xid_ok),
+	KUNIT_CASE(v2_chunk_11_interleaved_positions),
+	KUNIT_CASE(v2_err_26_propset_framing),
 	KUNIT_CASE(cmp_cmpd_vectors),
 	KUNIT_CASE(cmp_cmpd_encode_clamps),
 	KUNIT_CASE(xch_xop_round_trip),

@@ -74,7 +74,7 @@ static void v2_cont_06_xid_mismatch(struct kunit *test)
 			RPCRDMA2_REASM_DONE);
 }
 
-/* V2-CONT-05/06: same xid, another htype. */
+/* V2-CONT-05, V2-CONT-06: same xid, another htype. */
 static void v2_cont_06_htype_mismatch(struct kunit *test)
 {
 	struct rpcrdma2_reasm r;
@@ -109,7 +109,7 @@ static void v2_cont_09_cap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.len, 10000U);
 }
 
-/* V2-CONT-01, -08, V2-INLINE-02: how many Sends a payload takes. */
+/* V2-CONT-01, V2-CONT-08, V2-INLINE-02: how many Sends a payload takes. */
 static void v2_cont_08_send_count(struct kunit *test)
 {
 	/* 4096 threshold: the final message carries its own header */

@@ -248,7 +248,8 @@ static void rr2t_negotiate(struct kunit *test, struct rpcrdma2_test_conn *conn,
 				RPCRDMA2_NEGO_REPLY : RPCRDMA2_NEGO_REJECT);
 		len = rr2t_xfer(test, s, c, olen);
 		KUNIT_ASSERT_GT(test, len, 0);
-		r = rpcrdma2_nego_client_recv(cc, cl, c_rx, len);
+		r = rpcrdma2_nego_client_recv(cc, cl, c_rx, len, c_tx, size,
+					      &olen);
 		KUNIT_EXPECT_EQ(test, r, RPCRDMA2_NEGO_DONE);
 	} else {
 		cc->vers = 1;
@@ -276,18 +277,22 @@ static void v2_frame_16_negotiation(struct kunit *test)
 	static const u32 pairs[][3] = { { 2, 2, 2 }, { 2, 1, 1 }, { 1, 2, 1 } };
 	struct rpcrdma2_local cl, sl;
 	struct rpcrdma2_test_conn *conn;
-	struct rpcrdma2_conn cc, sc;
+	struct rpcrdma2_conn *cc, *sc;
 	unsigned int i;
 
+	cc = kunit_kzalloc(test, sizeof(*cc), GFP_KERNEL);
+	sc = kunit_kzalloc(test, sizeof(*sc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cc);
+	KUNIT_ASSERT_NOT_NULL(test, sc);
 	for (i = 0; i < ARRAY_SIZE(pairs) && !test->status; i++) {
 		rr2t_local(&cl, pairs[i][0]);
 		rr2t_local(&sl, pairs[i][1]);
 		conn = rr2t_connected(test);
 		if (!conn)
 			return;
-		rr2t_negotiate(test, conn, &cl, &sl, &cc, &sc);
-		KUNIT_EXPECT_EQ_MSG(test, cc.vers, pairs[i][2], "pair %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, sc.vers, pairs[i][2], "pair %u", i);
+		rr2t_negotiate(test, conn, &cl, &sl, cc, sc);
+		KUNIT_EXPECT_EQ_MSG(test, cc->vers, pairs[i][2], "pair %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, sc->vers, pairs[i][2], "pair %u", i);
 		rpcrdma2_test_disconnect(conn);
 	}
 }

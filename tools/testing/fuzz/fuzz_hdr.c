@@ -9,7 +9,9 @@
  * corpus decodes each vector exactly as KUnit does.
  *
  * Checked on every input, beyond what the sanitizers see:
- *  - the verdict is 0, RPCRDMA2_DROP or a defined RDMA2_ERR_* code;
+ *  - the verdict is 0, RPCRDMA2_DROP or a defined RDMA2_ERR_* code, and
+ *    anything shorter than the 20-octet prefix is dropped (V2-ERR-01);
+ *  - an accepted error carries a defined rdma_err (V2-ERR-06);
  *  - a cap rejection reports the cap;
  *  - an accepted MSG/NOMSG has hdrlen <= size, every segment can be
  *    read back through the accessors, and encoding the decoded header
@@ -107,6 +109,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	ret = rpcrdma2_decode_hdr(data, len, max_vers, &lim, &h);
 	RR2_CHECK(ret == 0 || ret == RPCRDMA2_DROP ||
 		  (ret >= RDMA2_ERR_VERS && ret <= RDMA2_ERR_SEGMENTS));
+	if (len < RPCRDMA2_HDR_PREFIX_SIZE)
+		RR2_CHECK(ret == RPCRDMA2_DROP);
 	if (ret == RDMA2_ERR_READ_CHUNKS)
 		RR2_CHECK(h.reject_arg == lim.max_read_chunks);
 	if (ret == RDMA2_ERR_WRITE_CHUNKS)
@@ -117,6 +121,13 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		return 0;
 	RR2_CHECK(h.hdrlen <= len);
 	RR2_CHECK(h.vers >= 1 && h.vers <= max_vers);
+	if (h.htype == RDMA2_ERROR && h.vers == RPCRDMA2_VERS_2)
+		RR2_CHECK((h.err >= RDMA2_ERR_VERS &&
+			   h.err <= RDMA2_ERR_REPLY_RESOURCE) ||
+			  h.err == RDMA2_ERR_SYSTEM);
+	if (h.htype == RDMA_ERROR && h.vers == RPCRDMA2_VERS_1)
+		RR2_CHECK(h.err == ERR_VERS || h.err == ERR_CHUNK);
+	RR2_CHECK(h.reads.chunks <= h.reads.segments);
 	if (h.htype == RDMA2_MSG || h.htype == RDMA2_NOMSG) {
 		RR2_CHECK(h.reads.chunks <= lim.max_read_chunks);
 		RR2_CHECK(h.writes.chunks <= lim.max_write_chunks);
