@@ -376,22 +376,6 @@ static void rr2c_recv_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr)
 	rr2c_reply_copy(r, hdr->xid, NULL, 0, &off, true, rr2c_errno(hdr));
 }
 
-/* A control message negotiation asks for (E-35: BAD_PROPVAL). */
-static void rr2c_send_nego(struct rr2c *r, const void *msg, u32 len)
-{
-	struct rpcrdma2_send *sd = rpcrdma2_pool_get(&r->pool, true);
-
-	if (!sd) {
-		xprt_force_disconnect(&r->xprt);
-		return;
-	}
-	memcpy(sd->buf, msg, len);
-	if (rpcrdma2_ep_post_send(sd, len, 0)) {
-		rpcrdma2_pool_put(&r->pool, sd);
-		xprt_force_disconnect(&r->xprt);
-	}
-}
-
 static void rr2c_negotiate(struct rr2c *r, const void *buf, u32 len)
 {
 	u8 out[RPCRDMA2_HDRLEN_ERR_MAX];
@@ -401,7 +385,7 @@ static void rr2c_negotiate(struct rr2c *r, const void *buf, u32 len)
 	n = rpcrdma2_nego_client_recv(&r->conn, &r->local, buf, len,
 				      out, sizeof(out), &outlen);
 	if (outlen)
-		rr2c_send_nego(r, out, outlen);
+		rr2c_send_ctrl(r, out, outlen);	/* E-35: BAD_PROPVAL */
 	if (n == RPCRDMA2_NEGO_MORE || n == RPCRDMA2_NEGO_REJECT)
 		return;
 	if (n == RPCRDMA2_NEGO_REPLY)
@@ -409,7 +393,13 @@ static void rr2c_negotiate(struct rr2c *r, const void *buf, u32 len)
 	if (n == RPCRDMA2_NEGO_DONE && len >= 12) {
 		u32 word = get_unaligned_be32((const u8 *)buf + 8);
 
-		r->nego_grant = rpcrdma2_credit_in(r->conn.vers, word);
+		/*
+		 * The settling message is a Version 2 CONNPROP or an
+		 * ERR_VERS in either layout.  A Version 1 grant is a small
+		 * number and a Version 2 word has it in the low half, so
+		 * the low half is right for all of them.
+		 */
+		r->nego_grant = rpcrdma2_credit_in(RPCRDMA2_VERS_2, word);
 	}
 	r->nego = n;
 	complete(&r->nego_done);
@@ -485,9 +475,8 @@ static void rr2c_recv_done(struct rpcrdma2_recv *rv)
 	trace_rpcrdma2_recv(&r->xprt.addr, rv->len, ret, &hdr);
 	if (!ret && hdr.vers != r->conn.vers)		/* V2-FRAME-24 */
 		ret = RPCRDMA2_DROP;
-	/* V2-PROP-13: CONNPROP is once per connection */
-	if (!ret && hdr.htype == RDMA2_CONNPROP)
-		ret = RDMA2_ERR_INVAL_HTYPE;
+	if (!ret)		/* V2-PROP-13: CONNPROP is once per connection */
+		ret = rpcrdma2_nego_settled_check(&r->conn, &hdr);
 	if (ret) {
 		rr2c_recv_rejected(r, &hdr, ret);
 		goto repost;

@@ -400,9 +400,8 @@ static void rr2s_recv_done(struct rpcrdma2_recv *rv)
 	trace_rpcrdma2_recv(&c->b.xprt.xpt_remote, rv->len, ret, &h);
 	if (!ret && h.vers != c->conn.vers)
 		ret = RDMA2_ERR_VERS;			/* V2-FRAME-20 */
-	/* V2-PROP-13: CONNPROP is once per connection */
-	if (!ret && h.htype == RDMA2_CONNPROP)
-		ret = RDMA2_ERR_INVAL_HTYPE;
+	if (!ret)		/* V2-PROP-13: CONNPROP is once per connection */
+		ret = rpcrdma2_nego_settled_check(&c->conn, &h);
 	if (ret) {
 		/*
 		 * A rejected message ends any open sequence (E-31), so a

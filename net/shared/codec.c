@@ -807,10 +807,3 @@ bool rpcrdma2_cmp_decode(const void *buf, u32 len,
 	pd->recv_size = RPCRDMA2_CMP_MIN_BUF;
 	return false;
 }
-
-/* TEMP until the codec branch lands: V2-ERR-26 */
-bool rpcrdma2_rpc_xid_ok(const struct rpcrdma2_hdr *hdr, const void *payload,
-			 u32 plen)
-{
-	return plen >= 4 && get_unaligned_be32(payload) == hdr->xid;
-}

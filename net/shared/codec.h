@@ -132,8 +132,6 @@ int rpcrdma2_decode_props(const void *buf, u32 len,
 u32 rpcrdma2_v1_errcode(int verdict);
 
 bool rpcrdma2_is_credit_grant(const struct rpcrdma2_hdr *hdr);
-bool rpcrdma2_rpc_xid_ok(const struct rpcrdma2_hdr *hdr, const void *payload,
-			 u32 plen);
 bool rpcrdma2_hdr_has_chunks(const struct rpcrdma2_hdr *hdr);
 
 /* Accessors for validated lists (i counts from 0). */

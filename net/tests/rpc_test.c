@@ -831,6 +831,7 @@ static void rr2r_malformed_from_raw_qp(struct kunit *test)
 	/* a sequence interrupted by another xid: INVAL_CONT */
 	memset(msg, 0, sizeof(msg));
 	n = rr2r_hdr(msg, 0x5555, RPCRDMA2_VERS_2, RDMA2_MSG, RDMA2_F_MORE);
+	put_unaligned_be32(0x5555, msg + n + 16);	/* the RPC XID */
 	rr2r_raw_send(test, raw, msg, n + 16 + 8);
 	n = rr2r_hdr(msg, 0x6666, RPCRDMA2_VERS_2, RDMA2_MSG, 0);
 	rr2r_raw_send(test, raw, msg, n + 16 + 8);
@@ -1324,8 +1325,10 @@ static struct svc_xprt *rr2r_svc_xprt_of(struct rpcrdma2_test_conn *raw)
 	struct svc_xprt *x, *found = NULL;
 
 	spin_lock_bh(&serv->sv_lock);
+	/* the raw client's port is its own (link-local scopes may differ) */
 	list_for_each_entry(x, &serv->sv_tempsocks, xpt_list) {
-		if (rpc_cmp_addr_port((struct sockaddr *)&x->xpt_remote, me)) {
+		if (rpc_get_port((struct sockaddr *)&x->xpt_remote) ==
+		    rpc_get_port(me)) {
 			svc_xprt_get(x);
 			found = x;
 			break;
