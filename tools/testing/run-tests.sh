@@ -7,7 +7,9 @@
 #   1. module build against Debian's 6.12 headers with W=1 and sparse
 #      (C=1): any compiler or sparse diagnostic fails it
 #   2. checkpatch.pl --strict on every source file
-#   3. KUnit under kunit.py (tools/testing/kunit/run.sh)
+#   3. KUnit under kunit.py (tools/testing/kunit/run.sh), then again on
+#      a lockdep + KASAN kernel (run.sh --debug); a kernel report in
+#      either log (lockdep, WARN_ON, BUG, KASAN) fails it
 #   4. the codec fuzz corpus replayed under ASan/UBSan (fuzz/fuzz.sh)
 #   5. QEMU end-to-end scenarios on the unmodified Debian kernel
 #
@@ -86,6 +88,7 @@ step setup "$RR2_REPO/tools/testing/setup.sh"
 step build build_w1
 step checkpatch "$RR2_REPO/tools/testing/checkpatch.sh"
 step kunit "$RR2_REPO/tools/testing/kunit/run.sh"
+step kunit-debug "$RR2_REPO/tools/testing/kunit/run.sh" --debug
 step fuzz "$RR2_REPO/tools/testing/fuzz/fuzz.sh" replay
 step e2e e2e
 
