@@ -84,9 +84,9 @@ e2e() {
 	# getfacl of a 60-entry ACL over v3 and swapon of a file on a v4.2
 	# mount: the stock module (the harness and the expectations), then
 	# rpcrdma2 at both ends, then our client on the stock server
-	"$q" -g 1 -s stock -t 900 acl-swap || rc=1
-	"$q" -g 1 -s ours -t 900 acl-swap || rc=1
-	"$q" -g 2 -s stock -c ours -t 900 acl-swap || rc=1
+	"$q" -g 1 -s stock -t 600 acl-swap || rc=1
+	"$q" -g 1 -s ours -t 600 acl-swap || rc=1
+	"$q" -g 2 -s stock -c ours -t 600 acl-swap || rc=1
 	return $rc
 }
 

@@ -152,7 +152,9 @@ for role in $roles; do
 			why="no RR2: DONE, guest timed out or was stopped"
 		fi
 		rr2_fail "e2e.$name.$role.completed ($why; see $con)"
-		grep -E 'Kernel panic|BUG:|Oops|WARNING:|general protection|RIP:|Call Trace:|^ *\? |^ [a-z_0-9.]+\+0x' "$con" |
+		# the oops and its call trace, without printk timestamps
+		tr -d '\r' < "$con" | sed 's/^\[ *[0-9.]*\] //' |
+			grep -E 'Kernel panic|BUG:|Oops|WARNING:|general protection|RIP:|Call Trace:|^ +(\? )?[A-Za-z_0-9.]+\+0x' |
 			head -n 20 >&2 || true
 		failed=1
 	fi
