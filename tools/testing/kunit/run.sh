@@ -39,6 +39,14 @@ fi
 
 "$here/prepare-tree.sh"
 mkdir -p "$build" "$RR2_OUT"
+# The cache is shared by every checkout of the repository, and
+# prepare-tree.sh points net/rpcrdma2 at this one: objects built from
+# another checkout can be newer than this checkout's files, and make
+# would keep them.  Rebuild our part when the checkout changed.
+if [ "$(cat "$build/.rr2-repo" 2>/dev/null)" != "$RR2_REPO" ]; then
+	rm -rf "$build/net/rpcrdma2"
+	echo "$RR2_REPO" > "$build/.rr2-repo"
+fi
 log=$RR2_OUT/$prefix.log
 
 rm -f "$build/test.log"
