@@ -7,6 +7,7 @@
 # (default /var/cache/rpcrdma2), never in the repository:
 #   linux-source-6.12/   Debian's kernel source, with a symlink to this repo
 #   kunit-build/         the KUnit kernel build (incremental)
+#   kunit-build-debug/   the same with lockdep and KASAN (run.sh --debug)
 #   guest/               Debian kernel image + modules, root filesystem,
 #                        and its initramfs for the QEMU guests
 #   out/                 consoles and logs of the last runs
@@ -15,6 +16,7 @@ RR2_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 RR2_CACHE=${RPCRDMA2_CACHE:-/var/cache/rpcrdma2}
 RR2_SRC=$RR2_CACHE/linux-source-6.12
 RR2_KUNIT_BUILD=$RR2_CACHE/kunit-build
+RR2_KUNIT_DEBUG_BUILD=$RR2_CACHE/kunit-build-debug
 RR2_GUEST=$RR2_CACHE/guest
 RR2_OUT=$RR2_CACHE/out
 

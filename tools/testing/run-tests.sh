@@ -7,7 +7,9 @@
 #   1. module build against Debian's 6.12 headers with W=1 and sparse
 #      (C=1): any compiler or sparse diagnostic fails it
 #   2. checkpatch.pl --strict on every source file
-#   3. KUnit under kunit.py (tools/testing/kunit/run.sh)
+#   3. KUnit under kunit.py (tools/testing/kunit/run.sh), then again on
+#      a lockdep + KASAN kernel (run.sh --debug); a kernel report in
+#      either log (lockdep, WARN_ON, BUG, KASAN) fails it
 #   4. the codec fuzz corpus replayed under ASan/UBSan (fuzz/fuzz.sh)
 #   5. QEMU end-to-end scenarios on the unmodified Debian kernel
 #
@@ -79,6 +81,12 @@ e2e() {
 	"$q" -g 2 -s ours -c stock \
 		-a mountopts=rsize=2048:wsize=2048,server.expect=1,big=2 \
 		-n interop-ours-stock baseline || rc=1
+	# getfacl of a 60-entry ACL over v3 and swapon of a file on a v4.2
+	# mount: the stock module (the harness and the expectations), then
+	# rpcrdma2 at both ends, then our client on the stock server
+	"$q" -g 1 -s stock -t 600 acl-swap || rc=1
+	"$q" -g 1 -s ours -t 600 acl-swap || rc=1
+	"$q" -g 2 -s stock -c ours -t 600 acl-swap || rc=1
 	return $rc
 }
 
@@ -86,6 +94,7 @@ step setup "$RR2_REPO/tools/testing/setup.sh"
 step build build_w1
 step checkpatch "$RR2_REPO/tools/testing/checkpatch.sh"
 step kunit "$RR2_REPO/tools/testing/kunit/run.sh"
+step kunit-debug "$RR2_REPO/tools/testing/kunit/run.sh" --debug
 step fuzz "$RR2_REPO/tools/testing/fuzz/fuzz.sh" replay
 step e2e e2e
 

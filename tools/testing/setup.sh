@@ -47,7 +47,7 @@ mkdir -p "$RR2_CACHE" "$RR2_OUT"
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
 if [ "$(cat "$RR2_SRC/.rr2-version" 2>/dev/null)" != "$srcver" ]; then
 	rr2_log "unpacking linux-source-6.12 $srcver"
-	rm -rf "$RR2_SRC" "$RR2_KUNIT_BUILD"
+	rm -rf "$RR2_SRC" "$RR2_KUNIT_BUILD" "$RR2_KUNIT_DEBUG_BUILD"
 	tar -C "$RR2_CACHE" -xf /usr/src/linux-source-6.12.tar.xz
 	echo "$srcver" > "$RR2_SRC/.rr2-version"
 fi

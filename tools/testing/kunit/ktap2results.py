@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Turn a KUnit run's kernel log into one PASS/FAIL/SKIP line per test.
 
-Usage: ktap2results.py KERNEL_SRC < test.log
+Usage: ktap2results.py KERNEL_SRC [PREFIX] < test.log
+
+Names are PREFIX.SUITE.CASE[.PARAM] (PREFIX defaults to "kunit"; the
+debug build's run uses "kunit-debug").
 
 Uses the kernel's own KTAP parser (tools/testing/kunit/kunit_parser.py)
 so the reading matches kunit.py's.  A leaf test that is neither SUCCESS
@@ -35,10 +38,11 @@ def main():
     kunit_printer.stdout._output = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()):
         root = kunit_parser.parse_run_tests(sys.stdin.read().splitlines())
+    prefix = sys.argv[2] if len(sys.argv) > 2 else 'kunit'
     failed = 0
     count = 0
     for sub in root.subtests:
-        for name, status in leaves(sub, 'kunit'):
+        for name, status in leaves(sub, prefix):
             count += 1
             if status == TestStatus.SUCCESS:
                 print(f'PASS {name}')
@@ -48,7 +52,7 @@ def main():
                 failed += 1
                 print(f'FAIL {name} ({status.name})')
     if count == 0:
-        print('FAIL kunit.no-tests-found')
+        print(f'FAIL {prefix}.no-tests-found')
         failed += 1
     return 1 if failed else 0
 

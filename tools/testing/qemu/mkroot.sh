@@ -4,7 +4,9 @@
 # Build (once) what the QEMU guests boot, under $RR2_GUEST:
 #   kernel-$KVER/        Debian's unmodified 6.12 kernel package, unpacked
 #   rootfs/              a Debian bookworm root (debootstrap) with the NFS
-#                        server and client, rdma-core, perftest and fio
+#                        server and client, rdma-core, perftest, fio and
+#                        acl (getfacl/setfacl); rebuilt when GUEST_PKGS
+#                        changes
 #   vmlinuz, base.cpio   the kernel and the root filesystem as an
 #                        uncompressed initramfs (only the modules the
 #                        scenarios need, docs and caches pruned)
@@ -20,7 +22,7 @@ mkdir -p "$RR2_GUEST"
 cd "$RR2_GUEST"
 
 # Packages the guest root gets on top of debootstrap's minbase.
-GUEST_PKGS=nfs-kernel-server,nfs-common,rpcbind,iproute2,rdma-core,ibverbs-providers,ibverbs-utils,rdmacm-utils,perftest,fio,kmod,procps,psmisc,netbase
+GUEST_PKGS=nfs-kernel-server,nfs-common,rpcbind,iproute2,acl,rdma-core,ibverbs-providers,ibverbs-utils,rdmacm-utils,perftest,fio,kmod,procps,psmisc,netbase
 
 # The mirror the host's apt uses (never a hard-coded host).
 mirror() {

@@ -12,7 +12,9 @@
 #   -s  transport module in the server guest (and the single guest)
 #   -c  transport module in the client guest
 #   -a  comma-separated words passed to the scenario (rr2.args=)
-#   -t  time limit per run (default 1200 s)
+#   -t  time limit per run (default 1200 s); with two guests, once one
+#       has stopped (finished, or crashed: a panic stops QEMU at once)
+#       the other gets 120 s more
 #   -n  name used in result lines (default SCENARIO-Ng-SERVER-CLIENT)
 #
 # Prints "PASS e2e.NAME.ROLE.CHECK" / "FAIL ..." lines, keeps each
@@ -21,7 +23,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-guests=1 cmod=stock smod=stock args= limit=1200 name=
+guests=1 cmod=stock smod=stock args= limit=1200 name= grace=120
 while getopts g:c:s:a:t:n: o; do
 	case $o in
 	g) guests=$OPTARG ;;
@@ -108,6 +110,22 @@ else
 	qemu client "$cmod" 52:54:00:72:32:02 \
 		-netdev "stream,id=n0,server=off,addr.type=unix,addr.path=$sock"
 	cpid=$!
+	# A crashed client would leave the server waiting for it, and a
+	# crashed server the client's hard mount: once either guest has
+	# stopped, the other gets "grace" seconds to finish.
+	while kill -0 $cpid 2>/dev/null && kill -0 $spid 2>/dev/null; do
+		sleep 1
+	done
+	for _ in $(seq "$grace"); do
+		kill -0 $cpid 2>/dev/null || kill -0 $spid 2>/dev/null || break
+		sleep 1
+	done
+	for p in $cpid $spid; do
+		if kill -0 "$p" 2>/dev/null; then
+			rr2_log "$name: stopping a guest still running ${grace} s after the other"
+			kill "$p" 2>/dev/null || true
+		fi
+	done
 	wait $cpid || true
 	wait $spid || true
 	roles="server client"
@@ -122,11 +140,22 @@ for role in $roles; do
 	if grep -q '^RR2: FAIL' "$con"; then
 		failed=1
 	fi
-	if grep -q '^RR2: DONE' "$con" && ! grep -qE 'Kernel panic|BUG:|Oops|WARNING:' "$con"; then
+	report=$(tr -d '\r' < "$con" |
+		grep -m1 -oE '(Kernel panic|BUG:|Oops|WARNING:|general protection).*' || true)
+	if grep -q '^RR2: DONE' "$con" && [ -z "$report" ]; then
 		rr2_pass "e2e.$name.$role.completed"
 	else
-		rr2_fail "e2e.$name.$role.completed (see $con)"
-		grep -E 'Kernel panic|BUG:|Oops|WARNING:|RIP:' "$con" | head -n 5 >&2 || true
+		# say why: the guest's kernel crashed, or it never finished
+		if [ -n "$report" ]; then
+			why="kernel: ${report:0:100}"
+		elif ! grep -q '^RR2: DONE' "$con"; then
+			why="no RR2: DONE, guest timed out or was stopped"
+		fi
+		rr2_fail "e2e.$name.$role.completed ($why; see $con)"
+		# the oops and its call trace, without printk timestamps
+		tr -d '\r' < "$con" | sed 's/^\[ *[0-9.]*\] //' |
+			grep -E 'Kernel panic|BUG:|Oops|WARNING:|general protection|RIP:|Call Trace:|^ +(\? )?[A-Za-z_0-9.]+\+0x' |
+			head -n 20 >&2 || true
 		failed=1
 	fi
 done

@@ -17,6 +17,15 @@ rr2_pass() { echo "RR2: PASS $*"; }
 rr2_fail() { echo "RR2: FAIL $*"; }
 rr2_info() { echo "RR2: INFO $*"; }
 
+# rr2_arg NAME DEFAULT: the value of rr2.args word NAME=VALUE.
+rr2_arg() {
+	local w
+	for w in $RR2_ARGS; do
+		case $w in "$1"=*) echo "${w#*=}"; return ;; esac
+	done
+	echo "$2"
+}
+
 # rr2_check NAME CMD...: run CMD, report NAME as passed if it exits 0.
 rr2_check() {
 	local name=$1 out

@@ -51,15 +51,6 @@ rr2_client_run() {
 	done
 }
 
-# rr2_arg NAME DEFAULT: the value of rr2.args word NAME=VALUE.
-rr2_arg() {
-	local w
-	for w in $RR2_ARGS; do
-		case $w in "$1"=*) echo "${w#*=}"; return ;; esac
-	done
-	echo "$2"
-}
-
 # With rpcrdma2 as the client, the version it settled on shows in
 # mountstats; rr2.args=rdmavers=N says which one to expect.
 rr2_check_rdma_version() {

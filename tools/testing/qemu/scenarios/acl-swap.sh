@@ -1,0 +1,195 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+#
+# Scenario "acl-swap": two client paths that the plain read/write of
+# "baseline" does not take.
+#
+#  acl   NFSv3 POSIX ACLs (the NFSACL side protocol, over the same RDMA
+#        connection): the server gives a file and a directory on its
+#        export a 60-entry ACL (60 named users; the directory also a
+#        60-entry default ACL) and records its own getfacl of them;
+#        the client's getfacl over a vers=3 mount must print the same.
+#        GETACL's reply lands in pages the client does not allocate
+#        beforehand (XDRBUF_SPARSE_PAGES): the transport must.  Then the
+#        client sets a 60-entry ACL over the mount (SETACL), reads it back
+#        after a remount, and the server checks it on its own disk.
+#  swap  a 64 MiB swap file on a vers=4.2 mount: mkswap, swapon (which
+#        asks the transport to ->enable_swap), the file in /proc/swaps,
+#        48 MiB written to a tmpfs by a process in a memory cgroup capped
+#        at 16 MiB, so that at least 32 MiB goes out to the swap file and
+#        comes back intact, then swapoff.  "swap.swapon" passes only if
+#        swapon succeeds; its outcome is also an INFO line.
+#  Each phase ends with a check that the kernel log has no BUG, Oops,
+#  general protection fault or WARNING (the console shows only errors;
+#  a WARN_ON is only in dmesg).
+#
+# rr2.args words: phases=acl:swap (default both, in that order; a crash
+# in one hides the other), mountopts=A:B, rdmavers=N,
+# server.rdmavers=N / client.rdmavers=N.
+#
+# Roles:  single  nfsd and the client in one guest
+#         server  nfsd with the ACL fixture; waits for the client, then
+#                 checks the ACL the client set
+#         client  getfacl/setfacl over v3, swap over v4.2
+
+RR2_ACL_DIR=/export/v3/acl
+RR2_SWAP_MIB=64
+RR2_PRESSURE_MIB=48
+RR2_CGROUP_MAX=16M
+
+rr2_phase() {
+	case ":$(rr2_arg phases acl:swap):" in *":$1:"*) return 0 ;; esac
+	return 1
+}
+
+# rr2_acl_spec N: N named-user entries, u:1000 to u:1000+N-1, with
+# permissions cycling through all eight combinations.
+rr2_acl_spec() {
+	local i perms=(rwx r-x rw- r-- -wx --x -w- ---) spec=
+	for i in $(seq 0 $(($1 - 1))); do
+		spec="$spec${spec:+,}u:$((1000 + i)):${perms[i % 8]}"
+	done
+	echo "$spec"
+}
+
+# The numeric ACL of each file, without the "# file/owner/group" header.
+rr2_getfacl() {
+	getfacl -n -c "$@"
+}
+
+rr2_dmesg_clean() {
+	! dmesg | grep -E 'BUG:|Oops|general protection|WARNING:|Kernel panic|INFO: task .* blocked'
+}
+
+# Server: the fixture, and the server's own view of it for the client.
+rr2_acl_server_setup() {
+	local spec
+	spec=$(rr2_acl_spec 60)
+	mkdir -p "$RR2_ACL_DIR/d60" && : > "$RR2_ACL_DIR/f60" &&
+		setfacl -m "$spec" "$RR2_ACL_DIR/f60" "$RR2_ACL_DIR/d60" &&
+		setfacl -d -m "$spec" "$RR2_ACL_DIR/d60" || return 1
+	(cd "$RR2_ACL_DIR" && getfacl -n f60 d60) > /export/v3/acl.expected || return 1
+	# 60 named users on each ACL, the default one included
+	[ "$(grep -c '^user:[0-9]' /export/v3/acl.expected)" = 120 ] &&
+		[ "$(grep -c '^default:user:[0-9]' /export/v3/acl.expected)" = 60 ]
+}
+
+# Server, after the client: the ACL it set over NFS, on the server's disk.
+rr2_acl_server_verify() {
+	local want
+	[ -e /export/v3/acl/c60 ] || return 1
+	: > /tmp/acl-ref && setfacl -m "$(rr2_acl_spec 60)" /tmp/acl-ref || return 1
+	want=$(rr2_getfacl /tmp/acl-ref) || return 1
+	[ "$(rr2_getfacl "$RR2_ACL_DIR/c60")" = "$want" ]
+}
+
+rr2_acl_client() {
+	local dir=/mnt/v3 spec
+	spec=$(rr2_acl_spec 60)
+	rr2_check acl.mount.v3 rr2_mount 3 "$dir" /export/v3 || return
+	rr2_check acl.v3.xprt-rdma test "$(rr2_mount_xprt "$dir")" = rdma
+	rr2_info "acl: getfacl of a 60-entry ACL over v3 (NFSACL GETACL)"
+	rr2_check acl.v3.getfacl sh -c "cd $dir/acl && getfacl -n f60 d60 > /tmp/acl.got"
+	rr2_check acl.v3.getfacl-matches-server cmp /tmp/acl.got "$dir/acl.expected"
+	rr2_check acl.v3.getfacl-60-entries test \
+		"$(grep -c '^user:[0-9]' /tmp/acl.got)" = 120
+	rr2_check acl.v3.setfacl sh -c ": > $dir/acl/c60 && setfacl -m '$spec' $dir/acl/c60"
+	# and back from the server, not from the client's ACL cache
+	umount "$dir" && rr2_mount 3 "$dir" /export/v3 || rr2_fail acl.v3.remount
+	: > /tmp/acl-ref && setfacl -m "$spec" /tmp/acl-ref
+	rr2_check acl.v3.setfacl-readback sh -c \
+		"[ \"\$(getfacl -n -c $dir/acl/c60)\" = \"\$(getfacl -n -c /tmp/acl-ref)\" ]"
+	rr2_check acl.v3.umount umount "$dir"
+	rr2_check acl.dmesg-clean rr2_dmesg_clean
+}
+
+# Page out: a process in a memory cgroup capped at RR2_CGROUP_MAX fills
+# a tmpfs with random data, so its pages must go to swap, and reads it
+# back.  Prints how much swap the cgroup used at the peak.
+rr2_swap_pressure() {
+	local cg=/sys/fs/cgroup/rr2-swap t=/run/rr2-pressure
+	mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup || return 1
+	echo +memory > /sys/fs/cgroup/cgroup.subtree_control || return 1
+	mkdir -p "$cg" "$t" || return 1
+	echo "$RR2_CGROUP_MAX" > "$cg/memory.max" || return 1
+	mount -t tmpfs -o size=$((RR2_PRESSURE_MIB + 16))m tmpfs "$t" || return 1
+	# shellcheck disable=SC2016
+	timeout 600 sh -c 'echo $$ > "$1/cgroup.procs" &&
+		head -c "$2" /dev/urandom > "$3/data" &&
+		sha256sum < "$3/data" > "$3/sum" &&
+		echo "swap in use by the cgroup: $(cat "$1/memory.swap.current") octets" &&
+		[ "$(cat "$1/memory.swap.current")" -gt $((16 << 20)) ] &&
+		sha256sum < "$3/data" | cmp - "$3/sum"' \
+		sh "$cg" $((RR2_PRESSURE_MIB << 20)) "$t"
+	local rc=$?
+	umount "$t"
+	rmdir "$cg"
+	return $rc
+}
+
+rr2_swap_client() {
+	local dir=/mnt/v4.2 file out rc
+	file=$dir/swapfile
+	rr2_check swap.mount.v4.2 rr2_mount 4.2 "$dir" /export/v4.2 || return
+	rr2_check swap.v4.2.xprt-rdma test "$(rr2_mount_xprt "$dir")" = rdma
+	rr2_check swap.mkswap sh -c "dd if=/dev/zero of=$file bs=1M count=$RR2_SWAP_MIB status=none &&
+		chmod 600 $file && mkswap $file" || return
+	rr2_info "swap: swapon of a ${RR2_SWAP_MIB} MiB file on a v4.2 rdma mount"
+	out=$(swapon "$file" 2>&1)
+	rc=$?
+	if [ $rc = 0 ]; then
+		rr2_info "swap: swapon succeeded"
+		rr2_pass swap.swapon
+		rr2_check swap.in-proc-swaps grep -q "^$file " /proc/swaps
+		rr2_check swap.page-out-and-in rr2_swap_pressure
+		rr2_info "swap: $(grep "^$file " /proc/swaps)"
+		rr2_check swap.swapoff swapoff "$file"
+	else
+		rr2_info "swap: swapon failed (exit $rc): $out"
+		rr2_fail swap.swapon
+	fi
+	rr2_check swap.not-in-proc-swaps sh -c "! grep -q '^$file ' /proc/swaps"
+	rm -f "$file"
+	rr2_check swap.umount umount "$dir"
+	rr2_check swap.dmesg-clean rr2_dmesg_clean
+}
+
+rr2_client_run() {
+	if rr2_phase acl; then rr2_acl_client; fi
+	if rr2_phase swap; then rr2_swap_client; fi
+}
+
+rr2_server_prepare() {
+	rr2_server_setup || return 1
+	if rr2_phase acl; then
+		rr2_check acl.server.fixture rr2_acl_server_setup
+	fi
+}
+
+rr2_server_check() {
+	if rr2_phase acl; then
+		rr2_check acl.server.setfacl-on-disk rr2_acl_server_verify
+	fi
+}
+
+rr2_main() {
+	case $RR2_ROLE in
+	single)
+		rr2_server_prepare || return
+		rr2_client_run
+		rr2_server_check
+		;;
+	server)
+		rr2_server_prepare || return
+		rr2_info "server ready"
+		rr2_server_wait_client
+		rr2_server_check
+		rr2_check server.dmesg-clean rr2_dmesg_clean
+		;;
+	client)
+		rr2_client_setup || return
+		rr2_client_run
+		rr2_client_done
+		;;
+	esac
+}
