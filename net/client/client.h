@@ -69,6 +69,7 @@ struct rr2c {
 	struct rpcrdma2_seq	seq;
 	struct rpc_rqst		*tx_req;	/* the message being cut */
 	__be32			tx_xid;
+	u32			tx_nmsgs;
 	unsigned long		tx_cookie;
 	struct rpcrdma2_tx	tx;
 

@@ -58,10 +58,11 @@ static struct xprt_class rpcrdma2_clnt_class;
 
 /*
  * Apply the server's grant as the congestion window.  A larger window
- * may let a Call that waits for congestion space go: wake the first
- * waiter on the sending queue, which tries the transport lock again on
- * its own.  The lock itself is never released here: only its holder
- * may do that, and during autoclose that is not a task at all.
+ * lets a Call that waits for congestion space go: clear the wait flag,
+ * as sunrpc does when a credit is returned, and wake the first waiter
+ * on the sending queue, which tries the transport lock again on its
+ * own.  The lock itself is never released here: only its holder may do
+ * that, and during autoclose that is not a task at all.
  */
 static void rr2c_set_grant(struct rr2c *r, u32 grant)
 {
@@ -77,6 +78,11 @@ static void rr2c_set_grant(struct rr2c *r, u32 grant)
 		xprt->cwnd = grant << RPC_CWNDSHIFT;
 		trace_rpcrdma2_clnt_grant(r->conn.vers, grant);
 	}
+	/* as sunrpc does when a credit comes back: no longer congested */
+	if (raised && !RPCXPRT_CONGESTED(xprt))
+		clear_bit(XPRT_CWND_WAIT, &xprt->state);
+	else
+		raised = false;
 	spin_unlock(&xprt->transport_lock);
 	if (raised)
 		rpc_wake_up_next(&xprt->sending);
@@ -359,16 +365,44 @@ static int rr2c_errno(const struct rpcrdma2_hdr *hdr)
 }
 
 /*
+ * A message was abandoned after some of its Sends went out: the peer
+ * holds an open sequence that nothing will finish, and the next message
+ * must not be cut into it (V2-CONT-06, E-31).  The connection is no
+ * longer usable: drop it, as xprtsock does after a partial send.
+ */
+static void rr2c_tx_abandon(struct rr2c *r)
+{
+	r->tx_req = NULL;
+	r->stats.aborted_seqs++;
+	trace_rpcrdma2_clnt_abandon(r->tx.xid, r->tx.vers, r->tx.msgno,
+				    r->tx.off);
+}
+
+/*
  * An error fails the Call with its XID (V2-ERR-16, V2-ERR-28).  It ends
  * a Reply being received only if that Reply has the same XID: an error
  * never aborts another request's reassembly.
  */
 static void rr2c_recv_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr)
 {
+	bool cut = false;
 	u32 off = 0;
 
 	r->stats.errors++;
 	trace_rpcrdma2_clnt_error(hdr->xid, hdr->vers, hdr->err);
+	/*
+	 * The server refused a Call we are still cutting: it discards the
+	 * rest (V2-ERR-23) and acknowledges nothing more, so the sequence
+	 * cannot finish on this connection.
+	 */
+	spin_lock(&r->tx_lock);
+	if (r->tx_req && r->tx.msgno && r->tx.xid == hdr->xid) {
+		rr2c_tx_abandon(r);
+		cut = true;
+	}
+	spin_unlock(&r->tx_lock);
+	if (cut)
+		xprt_force_disconnect(&r->xprt);
 	if (r->rx_active && !r->rx_bc && r->rx_xid == hdr->xid) {
 		rpcrdma2_reasm_abort(&r->reasm, hdr);
 		rr2c_rx_reset(r);
@@ -425,11 +459,13 @@ static void rr2c_recv_rejected(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 			       int verdict)
 {
 	r->stats.bad_hdrs++;
-	if (r->reasm.active) {
-		/* nothing may come between a sequence's messages (E-31) */
-		rpcrdma2_reasm_abort(&r->reasm, hdr);
+	/*
+	 * Nothing may come between a sequence's messages (E-31), and the
+	 * rest of a rejected one is dropped unread (V2-ERR-23).
+	 */
+	if (r->reasm.active)
 		rr2c_rx_drop(r);
-	}
+	rpcrdma2_reasm_abort(&r->reasm, hdr);
 	switch (verdict) {
 	case RDMA2_ERR_INVAL_HTYPE:
 		rr2c_send_error(r, hdr, verdict);
@@ -774,7 +810,7 @@ static void rr2c_op_destroy(struct rpc_xprt *xprt)
 static bool rr2c_test_stalled(const struct rr2c *r)
 {
 #if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-	return r->test_stall_at && r->tx.msgno >= r->test_stall_at;
+	return r->test_stall_at && r->tx.msgno + 1 >= r->test_stall_at;
 #else
 	return false;
 #endif
@@ -858,26 +894,12 @@ static int rr2c_tx_begin(struct rr2c *r, struct rpc_rqst *req)
 	}
 	if (nmsgs > 1)
 		r->stats.cont_msgs++;
-	rpcrdma2_seq_start(&r->seq, nmsgs);
+	r->tx_nmsgs = nmsgs;	/* the window opens with the first Send */
 	r->tx_req = req;
 	r->tx_xid = req->rq_xid;
 	r->tx_cookie = xprt->connect_cookie;
 	req->rq_xtime = ktime_get();	/* per-op RTT in mountstats */
 	return nmsgs;
-}
-
-/*
- * A message was abandoned after some of its Sends went out: the peer
- * holds an open sequence that nothing will finish, and the next message
- * must not be cut into it (V2-CONT-06, E-31).  The connection is no
- * longer usable: drop it, as xprtsock does after a partial send.
- */
-static void rr2c_tx_abandon(struct rr2c *r)
-{
-	r->tx_req = NULL;
-	r->stats.aborted_seqs++;
-	trace_rpcrdma2_clnt_abandon(r->tx.xid, r->tx.vers, r->tx.msgno,
-				    r->tx.off);
 }
 
 static int rr2c_op_send_request(struct rpc_rqst *req)
@@ -921,6 +943,12 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 		sd = rpcrdma2_pool_get(&r->pool, false);
 		if (!sd)
 			goto wait;
+		/*
+		 * Count the acknowledgments owed only once something is
+		 * sent: a message dropped before its first Send owes none.
+		 */
+		if (!r->tx.msgno)
+			rpcrdma2_seq_start(&r->seq, r->tx_nmsgs);
 		more = rpcrdma2_tx_next(&r->tx, sd->buf, &len);
 		ret = more < 0 ? more : rpcrdma2_ep_post_send(sd, len, 0);
 		if (ret) {
@@ -946,6 +974,7 @@ wait:
 	spin_unlock(&r->tx_lock);
 	return ret;
 stall:
+	r->stats.write_waits++;
 	xprt_wait_for_buffer_space(xprt);
 	spin_unlock(&r->tx_lock);
 	return -EAGAIN;
@@ -1148,9 +1177,12 @@ u64 rpcrdma2_clnt_test_hellos(struct rpc_xprt *xprt)
 	return rr2c(xprt)->stats.hellos;
 }
 
+/* Stall before Send @msgno (1-based); 0: room is back, go on. */
 void rpcrdma2_clnt_test_stall(struct rpc_xprt *xprt, u32 msgno)
 {
 	WRITE_ONCE(rr2c(xprt)->test_stall_at, msgno);
+	if (!msgno)
+		xprt_write_space(xprt);
 }
 
 u32 rpcrdma2_clnt_test_tx_msgno(struct rpc_xprt *xprt)

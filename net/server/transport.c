@@ -405,10 +405,10 @@ static void rr2s_recv_done(struct rpcrdma2_recv *rv)
 	if (ret) {
 		/*
 		 * A rejected message ends any open sequence (E-31), so a
-		 * retransmission starts afresh (V2-ERR-23).
+		 * retransmission starts afresh, and the rest of its own
+		 * sequence is dropped unread (V2-ERR-23).
 		 */
-		if (c->reasm.active)
-			rr2s_asm_abort(c, &h);
+		rr2s_asm_abort(c, &h);
 		rr2s_send_error(c, &h, ret, ret == RDMA2_ERR_VERS ?
 				RPCRDMA2_VERS_1 : h.reject_arg);
 		goto repost;
@@ -722,11 +722,7 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	}
 	rpcrdma2_ep_conn_param(&c->ep, &param, pdata, false);
 	param.initiator_depth = 0;
-	/* the RDMA CM API: accept under the id's handler lock */
-	rdma_lock_handler(c->b.id);
-	ret = rdma_accept(c->b.id, &param);
-	rdma_unlock_handler(c->b.id);
-	return ret;
+	return rdma_accept(c->b.id, &param);
 }
 
 static struct svc_xprt *rr2s_accept(struct svc_xprt *lxprt)
@@ -748,6 +744,12 @@ static struct svc_xprt *rr2s_accept(struct svc_xprt *lxprt)
 	if (!c)
 		return NULL;
 
+	/*
+	 * Under the id's CM handler lock, as the RDMA CM API requires for
+	 * rdma_accept() and rdma_reject(); it also keeps rr2s_cm_event()
+	 * from looking at the svc_xprt while it is being set up.
+	 */
+	rdma_lock_handler(c->b.id);
 	svc_xprt_init(lxprt->xpt_net, &rpcrdma2_svc_class, &c->b.xprt,
 		      lxprt->xpt_server);
 	/* credits are congestion control: NFSv4 requires it (RFC 7530 3.1) */
@@ -757,11 +759,11 @@ static struct svc_xprt *rr2s_accept(struct svc_xprt *lxprt)
 	sa = (struct sockaddr *)&c->b.id->route.addr.src_addr;
 	svc_xprt_set_local(&c->b.xprt, sa, svc_addr_len(sa));
 	ret = rr2s_conn_setup(c);
+	if (ret)
+		rdma_reject(c->b.id, NULL, 0, IB_CM_REJ_CONSUMER_DEFINED);
+	rdma_unlock_handler(c->b.id);
 	trace_rpcrdma2_svc_accept(&c->b.xprt.xpt_remote, ret);
 	if (ret) {
-		rdma_lock_handler(c->b.id);
-		rdma_reject(c->b.id, NULL, 0, IB_CM_REJ_CONSUMER_DEFINED);
-		rdma_unlock_handler(c->b.id);
 		/* svc_xprt_init() took a reference on the namespace */
 		put_net_track(c->b.xprt.xpt_net, &c->b.xprt.ns_tracker);
 		rr2s_conn_free(c);
@@ -896,6 +898,8 @@ static struct svc_xprt *rr2s_create(struct svc_serv *serv, struct net *net,
 out_id:
 	rdma_destroy_id(id);
 out_free:
+	/* svc_xprt_init() took a reference on the namespace */
+	put_net_track(l->b.xprt.xpt_net, &l->b.xprt.ns_tracker);
 	kfree(l);
 	return ERR_PTR(ret);
 }

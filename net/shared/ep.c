@@ -188,6 +188,14 @@ void rpcrdma2_ep_destroy(struct rpcrdma2_ep *ep)
 		ib_drain_qp(ep->id->qp);
 		rdma_destroy_qp(ep->id);
 	}
+	/*
+	 * A completion handled during the drain may have reposted a
+	 * Receive, whose flush then follows the drain marker: free the CQ
+	 * (which stops its work item) before any buffer goes away.
+	 */
+	if (ep->cq)
+		ib_free_cq(ep->cq);
+	ep->cq = NULL;
 	for (i = 0; ep->recvs && i < ep->attr.nr_recv; i++)
 		rpcrdma2_ep_unmap(dev, &ep->recvs[i].buf, &ep->recvs[i].dma,
 				  ep->attr.recv_size, DMA_FROM_DEVICE);
@@ -196,8 +204,6 @@ void rpcrdma2_ep_destroy(struct rpcrdma2_ep *ep)
 				  ep->attr.send_size, DMA_TO_DEVICE);
 	kfree(ep->recvs);
 	kfree(ep->sends);
-	if (ep->cq)
-		ib_free_cq(ep->cq);
 	if (ep->pd)
 		ib_dealloc_pd(ep->pd);
 	memset(ep, 0, sizeof(*ep));

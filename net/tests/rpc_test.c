@@ -915,11 +915,14 @@ static const struct rpc_call_ops rr2r_one_ops = {
 
 /*
  * V2-CONT-06: a Call abandoned after some of its Sends went out (here:
- * killed while it waits for room) leaves the server holding an open
- * sequence.  The transport drops the connection rather than cut the
- * next Call into that sequence, and the next Call goes through whole.
+ * killed while it waits for room before Send @stall_before) leaves the
+ * server holding an open sequence.  The transport drops the connection
+ * rather than cut the next Call into that sequence, and the next Call
+ * goes through whole.  Abandoned before its first Send, it owes the
+ * window nothing: the next Call, long enough to need acknowledgments,
+ * is not held back by ones that will never come.
  */
-static void rr2r_abandoned_sequence_is_not_resumed(struct kunit *test)
+static void rr2r_abandon(struct kunit *test, u32 stall_before)
 {
 	struct rr2r_args args = { .seed = 5, .len = 200000 };
 	struct rr2r_res res = { };
@@ -934,33 +937,48 @@ static void rr2r_abandoned_sequence_is_not_resumed(struct kunit *test)
 	struct page **pages;
 	int i;
 
+	o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	init_completion(&o->done);
 	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
 	clnt = rr2r_clnt(test);
 	xprt = rr2r_xprt(clnt);
 	pages = rr2r_pages(test);
 	args.pages = pages;
 	rr2r_fill(pages, args.len, args.seed);
-	o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, o);
-	init_completion(&o->done);
 
-	rpcrdma2_clnt_test_stall(xprt, 5);
+	rpcrdma2_clnt_test_stall(xprt, stall_before);
 	KUNIT_ASSERT_EQ(test, 0, rpc_call_async(clnt, &msg, RPC_TASK_SOFT,
 						&rr2r_one_ops, o));
-	for (i = 0; i < 200 && rpcrdma2_clnt_test_tx_msgno(xprt) < 5; i++)
+	for (i = 0; i < 200 && (rr2c(xprt)->stats.write_waits == 0 ||
+				rpcrdma2_clnt_test_tx_msgno(xprt) !=
+				stall_before - 1); i++)
 		msleep(50);
-	KUNIT_ASSERT_EQ(test, rpcrdma2_clnt_test_tx_msgno(xprt), 5);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_clnt_test_tx_msgno(xprt),
+			stall_before - 1);
 	rpc_killall_tasks(clnt);
 	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&o->done,
 							    60 * HZ));
 	KUNIT_EXPECT_NE(test, o->status, 0);
 	rpcrdma2_clnt_test_stall(xprt, 0);
-	KUNIT_EXPECT_EQ(test, rr2c(xprt)->stats.aborted_seqs, 1);
+	KUNIT_EXPECT_EQ(test, rr2c(xprt)->stats.aborted_seqs,
+			stall_before > 1 ? 1 : 0);
 
-	/* the next Call goes on a new connection, intact */
+	/* the next Call goes through intact: 50 Sends, 3 acknowledgments */
 	args.seed = 6;
 	rr2r_roundtrip(test, clnt, pages, 200000);
-	KUNIT_EXPECT_EQ(test, xprt->stat.connect_count, 2);
+	KUNIT_EXPECT_EQ(test, xprt->stat.connect_count,
+			stall_before > 1 ? 2 : 1);
+}
+
+static void rr2r_abandoned_sequence_is_not_resumed(struct kunit *test)
+{
+	rr2r_abandon(test, 5);
+}
+
+static void rr2r_abandoned_before_first_send_owes_nothing(struct kunit *test)
+{
+	rr2r_abandon(test, 1);
 }
 
 /*
@@ -1511,6 +1529,8 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_sparse_reply_pages_v2, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_sparse_reply_pages_v1, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_abandoned_sequence_is_not_resumed,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_abandoned_before_first_send_owes_nothing,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_grant_keeps_autoclose_lock,
 			 rr2r_link_gen_params),
