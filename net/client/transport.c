@@ -270,27 +270,6 @@ static void rr2c_reply_copy(struct rr2c *r, u32 xid, const void *data,
 	spin_unlock(&xprt->queue_lock);
 }
 
-/*
- * The first message of an RPC message: is it a reverse Call?  On
- * Version 2 RDMA2_F_RESPONSE says so without looking at the payload
- * (V2-RDIR-18), and it must agree with the RPC msg_type (V2-FRAME-08);
- * Version 1 has no flag, so the msg_type decides (RFC 8167).  Returns
- * false with *ok false for a message to drop.
- */
-static bool rr2c_is_reverse_call(const struct rr2c *r,
-				 const struct rpcrdma2_hdr *hdr,
-				 const void *payload, u32 plen, bool *ok)
-{
-	bool call = rpcrdma2_rpc_is_call(payload, plen);
-
-	*ok = true;
-	if (hdr->vers != RPCRDMA2_VERS_2)
-		return call;
-	if (plen >= 8 && call == !!(hdr->flags & RDMA2_F_RESPONSE))
-		*ok = false;
-	return !(hdr->flags & RDMA2_F_RESPONSE);
-}
-
 /* The first message of a forward Reply or a reverse Call. */
 static void rr2c_rx_start(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 			  const void *payload, u32 plen)
@@ -298,7 +277,7 @@ static void rr2c_rx_start(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 	bool ok;
 
 	rr2c_rx_drop(r);		/* nothing is left of an earlier one */
-	r->rx_bc = rr2c_is_reverse_call(r, hdr, payload, plen, &ok);
+	r->rx_bc = rpcrdma2_rpc_msg_is_call(hdr, payload, plen, &ok);
 	/* V2-ERR-26: rdma_xid is the XID of the RPC message it carries */
 	if (!ok || !rpcrdma2_rpc_xid_ok(hdr, payload, plen)) {
 		r->stats.bad_hdrs++;

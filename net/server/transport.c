@@ -237,26 +237,6 @@ static void rr2s_queue(struct rr2s_conn *c, struct rr2s_msg *m)
 	svc_xprt_enqueue(xprt);
 }
 
-/*
- * Is the RPC message that starts with this payload a forward Call or a
- * Reply to one of our reverse Calls?  On Version 2 RDMA2_F_RESPONSE
- * says so (V2-RDIR-18) and must agree with the RPC msg_type
- * (V2-FRAME-08); Version 1 has only the msg_type (RFC 8167).  Returns
- * false with *ok false for a message that contradicts itself.
- */
-static bool rr2s_is_call(const struct rpcrdma2_hdr *h, const void *payload,
-			 u32 plen, bool *ok)
-{
-	bool call = rpcrdma2_rpc_is_call(payload, plen);
-
-	*ok = true;
-	if (h->vers != RPCRDMA2_VERS_2)
-		return call;
-	if (plen >= 8 && call == !!(h->flags & RDMA2_F_RESPONSE))
-		*ok = false;
-	return !(h->flags & RDMA2_F_RESPONSE);
-}
-
 /* Forget the message being reassembled (V2-ERR-23). */
 static void rr2s_asm_abort(struct rr2s_conn *c, const struct rpcrdma2_hdr *h)
 {
@@ -276,7 +256,7 @@ static int rr2s_msg_start(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 {
 	bool ok;
 
-	c->asm_call = rr2s_is_call(h, payload, plen, &ok);
+	c->asm_call = rpcrdma2_rpc_msg_is_call(h, payload, plen, &ok);
 	if (!ok || !rpcrdma2_rpc_xid_ok(h, payload, plen))
 		return RDMA2_ERR_BAD_XDR;
 	return 0;

@@ -307,6 +307,31 @@ bool rpcrdma2_rpc_is_call(const void *payload, u32 len)
 			   RPC_CALL;
 }
 
+/**
+ * rpcrdma2_rpc_msg_is_call - is this RPC message a Call or a Reply?
+ * @hdr: the header of its first message
+ * @payload: the payload of that message
+ * @plen: its length
+ * @ok: set false when the message contradicts itself
+ *
+ * On Version 2 RDMA2_F_RESPONSE says so without an XID lookup
+ * (V2-RDIR-18), and it must agree with the RPC msg_type (V2-FRAME-08);
+ * Version 1 has only the msg_type (RFC 8167).  Both halves route
+ * reverse-direction traffic with this.
+ */
+bool rpcrdma2_rpc_msg_is_call(const struct rpcrdma2_hdr *hdr,
+			      const void *payload, u32 plen, bool *ok)
+{
+	bool call = rpcrdma2_rpc_is_call(payload, plen);
+
+	*ok = true;
+	if (hdr->vers != RPCRDMA2_VERS_2)
+		return call;
+	if (plen >= 8 && call == !!(hdr->flags & RDMA2_F_RESPONSE))
+		*ok = false;
+	return !(hdr->flags & RDMA2_F_RESPONSE);
+}
+
 /*
  * The address strings a transport shows in mountstats and debugfs,
  * shared by the client transport and the server's backchannel.

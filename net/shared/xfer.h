@@ -89,6 +89,8 @@ int rpcrdma2_tx_next(struct rpcrdma2_tx *tx, void *buf, u32 *len);
 u32 rpcrdma2_copy_to_xdr(struct xdr_buf *xb, u32 off, const void *data,
 			 u32 len);
 bool rpcrdma2_rpc_is_call(const void *payload, u32 len);
+bool rpcrdma2_rpc_msg_is_call(const struct rpcrdma2_hdr *hdr,
+			      const void *payload, u32 plen, bool *ok);
 
 void rpcrdma2_local_segments(struct rpcrdma2_local *l, struct ib_device *dev,
 			     const struct rpcrdma2_limits *lim);
