@@ -25,7 +25,8 @@
 #
 # rr2.args words: phases=acl:swap (default both, in that order; a crash
 # in one hides the other), pressure=0 (swapon and swapoff without the
-# page-out under memory pressure), mountopts=A:B, rdmavers=N,
+# page-out under memory pressure), swapmib=N (the swap file's size,
+# default 64), mountopts=A:B, rdmavers=N,
 # server.rdmavers=N / client.rdmavers=N.
 #
 # Roles:  single  nfsd and the client in one guest
@@ -34,7 +35,7 @@
 #         client  getfacl/setfacl over v3, swap over v4.2
 
 RR2_ACL_DIR=/export/v3/acl
-RR2_SWAP_MIB=64
+RR2_SWAP_MIB=$(rr2_arg swapmib 64)
 RR2_PRESSURE_MIB=48
 RR2_CGROUP_MAX=16M
 
