@@ -166,19 +166,8 @@ static void rr2c_repost(struct rr2c *r, struct rpcrdma2_recv *rv)
 /* Post a control message (credit grant or error) from the reserve. */
 static void rr2c_send_ctrl(struct rr2c *r, const void *msg, u32 len)
 {
-	struct rpcrdma2_send *sd = rpcrdma2_pool_get(&r->pool, true);
-
-	if (!sd || !len) {
-		if (sd)
-			rpcrdma2_pool_put(&r->pool, sd);
+	if (rpcrdma2_pool_send_ctrl(&r->pool, msg, len))
 		xprt_force_disconnect(&r->xprt);
-		return;
-	}
-	memcpy(sd->buf, msg, len);
-	if (rpcrdma2_ep_post_send(sd, len, 0)) {
-		rpcrdma2_pool_put(&r->pool, sd);
-		xprt_force_disconnect(&r->xprt);
-	}
 }
 
 /* Send a credit-grant-only message (V2-CRED-08) as a window ack. */

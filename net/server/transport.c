@@ -90,19 +90,8 @@ void rr2s_close(struct rr2s_conn *c)
 
 static void rr2s_send_ctrl(struct rr2s_conn *c, const void *msg, u32 len)
 {
-	struct rpcrdma2_send *sd = rpcrdma2_pool_get(&c->pool, true);
-
-	if (!sd || !len) {
-		if (sd)
-			rpcrdma2_pool_put(&c->pool, sd);
+	if (rpcrdma2_pool_send_ctrl(&c->pool, msg, len))
 		rr2s_close(c);
-		return;
-	}
-	memcpy(sd->buf, msg, len);
-	if (rpcrdma2_ep_post_send(sd, len, 0)) {
-		rpcrdma2_pool_put(&c->pool, sd);
-		rr2s_close(c);
-	}
 }
 
 static void rr2s_send_grant(struct rr2s_conn *c)

@@ -106,6 +106,33 @@ struct rpcrdma2_send *rpcrdma2_pool_get(struct rpcrdma2_pool *p, bool ctrl)
 	return sd;
 }
 
+/**
+ * rpcrdma2_pool_send_ctrl - post a control message from the reserve
+ * @p: the pool
+ * @msg: the encoded message (credit grant or error)
+ * @len: its length; 0 means it could not be encoded
+ *
+ * Returns 0, or a negative errno after which the caller closes the
+ * connection: a peer that is owed a control message and cannot get it
+ * would wait for ever.
+ */
+int rpcrdma2_pool_send_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len)
+{
+	struct rpcrdma2_send *sd;
+
+	if (!len)
+		return -EINVAL;
+	sd = rpcrdma2_pool_get(p, true);
+	if (!sd)
+		return -ENOBUFS;
+	memcpy(sd->buf, msg, len);
+	if (rpcrdma2_ep_post_send(sd, len, 0)) {
+		rpcrdma2_pool_put(p, sd);
+		return -EIO;
+	}
+	return 0;
+}
+
 /* Is a data Send buffer free right now? */
 bool rpcrdma2_pool_avail(struct rpcrdma2_pool *p)
 {

@@ -50,6 +50,7 @@ void rpcrdma2_pool_destroy(struct rpcrdma2_pool *p);
 struct rpcrdma2_send *rpcrdma2_pool_get(struct rpcrdma2_pool *p, bool ctrl);
 void rpcrdma2_pool_put(struct rpcrdma2_pool *p, struct rpcrdma2_send *sd);
 bool rpcrdma2_pool_avail(struct rpcrdma2_pool *p);
+int rpcrdma2_pool_send_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len);
 
 /*
  * The sequence window (our reading of V2-CRED-04/-10 under E-14): the
