@@ -19,7 +19,7 @@ enum rpcrdma2_role {
 	RPCRDMA2_SERVER,
 };
 
-/* net/shared/main.c: the highest protocol version @role offers now */
+/* net/module.c: the highest protocol version @role offers now */
 unsigned int rpcrdma2_max_version(enum rpcrdma2_role role);
 
 #if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)

@@ -122,6 +122,7 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 {
 	const struct ib_device_attr *dattr = &id->device->attrs;
 	struct ib_qp_init_attr qp = { };
+	u32 nsend, ncqe;
 	int err;
 
 	memset(ep, 0, sizeof(*ep));
@@ -134,10 +135,12 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 	 * owner posts: ib_drain_qp() posts a marker on each queue when
 	 * every Receive is posted and Sends may be outstanding.
 	 */
+	nsend = attr->nr_send + attr->nr_send_extra + 1;
+	ncqe = attr->nr_recv + nsend + 1 + attr->nr_rw_ctxs +
+	       attr->nr_cqe_extra;
 	if (!attr->nr_recv || !attr->nr_send ||
 	    attr->nr_recv + 1 > dattr->max_qp_wr ||
-	    attr->nr_send + 1 > dattr->max_qp_wr ||
-	    attr->nr_recv + attr->nr_send + 2 > dattr->max_cqe)
+	    nsend > dattr->max_qp_wr || ncqe > dattr->max_cqe)
 		return -EINVAL;
 
 	ep->pd = ib_alloc_pd(id->device, 0);
@@ -146,9 +149,7 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 		ep->pd = NULL;
 		goto out;
 	}
-	ep->cq = ib_alloc_cq_any(id->device, ep,
-				 attr->nr_recv + attr->nr_send + 2,
-				 IB_POLL_WORKQUEUE);
+	ep->cq = ib_alloc_cq_any(id->device, ep, ncqe, IB_POLL_WORKQUEUE);
 	if (IS_ERR(ep->cq)) {
 		err = PTR_ERR(ep->cq);
 		ep->cq = NULL;
@@ -159,10 +160,13 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 	qp.recv_cq = ep->cq;
 	qp.qp_type = IB_QPT_RC;			/* V2-FRAME-01 */
 	qp.sq_sig_type = IB_SIGNAL_REQ_WR;
-	qp.cap.max_send_wr = attr->nr_send + 1;
+	qp.cap.max_send_wr = nsend;
 	qp.cap.max_recv_wr = attr->nr_recv + 1;
 	qp.cap.max_send_sge = 1;
 	qp.cap.max_recv_sge = 1;
+	/* rdma_rw sizes its own WRs from these (rdma_rw_init_qp) */
+	qp.cap.max_rdma_ctxs = attr->nr_rw_ctxs;
+	qp.port_num = id->port_num;
 	err = rdma_create_qp(id, ep->pd, &qp);
 	if (err)
 		goto out;

@@ -47,6 +47,15 @@ struct rpcrdma2_ep_attr {
 	u32	recv_size;	/* octets per Receive buffer */
 	u32	nr_send;
 	u32	send_size;	/* octets per Send buffer */
+	/*
+	 * Work requests on the Send queue besides the Sends (memory
+	 * registration, local invalidation), each of which may complete.
+	 */
+	u32	nr_send_extra;
+	/* rdma_rw contexts; the core adds their WRs to the Send queue */
+	u32	nr_rw_ctxs;
+	/* completions of RDMA Read/Write chains beyond the above */
+	u32	nr_cqe_extra;
 };
 
 struct rpcrdma2_ep {
