@@ -240,6 +240,44 @@ void rpcrdma2_ep_recv_sync(struct rpcrdma2_recv *rv)
 }
 
 /**
+ * rpcrdma2_ep_send_wr - prepare the signaled Send of @len octets of sd->buf
+ * @sd: the Send buffer, filled in by the caller
+ * @len: octets to send, at most the endpoint's send_size
+ * @inv_rkey: non-zero: Send With Invalidate of this rkey
+ *
+ * Returns sd->wr, ready to be posted alone or as the last work request
+ * of a chain (memory registration, RDMA Writes) that the caller builds
+ * in front of it; NULL if @len does not fit the buffer.
+ */
+struct ib_send_wr *rpcrdma2_ep_send_wr(struct rpcrdma2_send *sd, u32 len,
+				       u32 inv_rkey)
+{
+	struct rpcrdma2_ep *ep = sd->ep;
+
+	if (len > ep->attr.send_size)
+		return NULL;
+	sd->sge.addr = sd->dma;
+	sd->sge.length = len;
+	sd->sge.lkey = ep->pd->local_dma_lkey;
+	memset(&sd->wr, 0, sizeof(sd->wr));
+	sd->wr.wr_cqe = &sd->cqe;
+	sd->wr.sg_list = &sd->sge;
+	sd->wr.num_sge = 1;
+	sd->wr.opcode = inv_rkey ? IB_WR_SEND_WITH_INV : IB_WR_SEND;
+	sd->wr.send_flags = IB_SEND_SIGNALED;
+	sd->wr.ex.invalidate_rkey = inv_rkey;
+	ib_dma_sync_single_for_device(ep->id->device, sd->dma, len,
+				      DMA_TO_DEVICE);
+	return &sd->wr;
+}
+
+/* Post a chain of Send-queue work requests. */
+int rpcrdma2_ep_post_chain(struct rpcrdma2_ep *ep, struct ib_send_wr *first)
+{
+	return ib_post_send(ep->id->qp, first, NULL);
+}
+
+/**
  * rpcrdma2_ep_post_send - post one signaled Send of @len octets of sd->buf
  * @sd: the Send buffer, filled in by the caller
  * @len: octets to send, at most the endpoint's send_size
@@ -247,26 +285,11 @@ void rpcrdma2_ep_recv_sync(struct rpcrdma2_recv *rv)
  */
 int rpcrdma2_ep_post_send(struct rpcrdma2_send *sd, u32 len, u32 inv_rkey)
 {
-	struct rpcrdma2_ep *ep = sd->ep;
-	struct ib_sge sge = {
-		.addr	= sd->dma,
-		.length	= len,
-		.lkey	= ep->pd->local_dma_lkey,
-	};
-	struct ib_send_wr wr = {
-		.wr_cqe		= &sd->cqe,
-		.sg_list	= &sge,
-		.num_sge	= 1,
-		.opcode		= inv_rkey ? IB_WR_SEND_WITH_INV : IB_WR_SEND,
-		.send_flags	= IB_SEND_SIGNALED,
-		.ex.invalidate_rkey = inv_rkey,
-	};
+	struct ib_send_wr *wr = rpcrdma2_ep_send_wr(sd, len, inv_rkey);
 
-	if (len > ep->attr.send_size)
+	if (!wr)
 		return -EMSGSIZE;
-	ib_dma_sync_single_for_device(ep->id->device, sd->dma, len,
-				      DMA_TO_DEVICE);
-	return ib_post_send(ep->id->qp, &wr, NULL);
+	return rpcrdma2_ep_post_chain(sd->ep, wr);
 }
 
 /**

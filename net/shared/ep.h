@@ -33,6 +33,8 @@ struct rpcrdma2_send {
 	void			*buf;
 	u64			dma;
 	enum ib_wc_status	status;
+	struct ib_send_wr	wr;	/* see rpcrdma2_ep_send_wr() */
+	struct ib_sge		sge;
 };
 
 struct rpcrdma2_ep_ops {
@@ -76,6 +78,9 @@ void rpcrdma2_ep_destroy(struct rpcrdma2_ep *ep);
 int rpcrdma2_ep_post_recv(struct rpcrdma2_recv *rv);
 void rpcrdma2_ep_recv_sync(struct rpcrdma2_recv *rv);
 int rpcrdma2_ep_post_send(struct rpcrdma2_send *sd, u32 len, u32 inv_rkey);
+struct ib_send_wr *rpcrdma2_ep_send_wr(struct rpcrdma2_send *sd, u32 len,
+				       u32 inv_rkey);
+int rpcrdma2_ep_post_chain(struct rpcrdma2_ep *ep, struct ib_send_wr *first);
 
 /* RFC 8797 private data carried in the connect and accept parameters */
 void rpcrdma2_ep_conn_param(struct rpcrdma2_ep *ep,
