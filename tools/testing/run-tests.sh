@@ -68,6 +68,7 @@ e2e() {
 	"$q" -g 1 -s ours module || rc=1
 	# the harness itself, on the stock module
 	"$q" -g 1 -s stock baseline || rc=1
+	"$q" -g 1 -s stock -n chunks-stock chunks || rc=1
 	# rpcrdma2 to rpcrdma2: Version 2, 1 MiB rsize/wsize by continuation
 	"$q" -g 1 -s ours -a expect=2,server.expect=2 -n v2-ours-ours baseline || rc=1
 	# rdmavers=1 on both ends: Version 1, inline only
