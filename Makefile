@@ -9,6 +9,11 @@
 #   make check            every test: W=1 build, checkpatch, KUnit, QEMU e2e
 #   make demo             boot a guest and run the NFS/RDMA demo
 #   make bench            print benchmark figures and ratios
+#   make install          install for KDIR's kernel, with the modprobe.d
+#                         file that makes every RPC-over-RDMA name load
+#                         rpcrdma2 (uninstall: make uninstall)
+#   make dkms-install     the same through DKMS, for every kernel
+#                         installed now and later (make dkms-uninstall)
 
 KVER_DEFAULT := $(shell ls -d /usr/src/linux-headers-6.12.*-amd64 2>/dev/null | sort -V | tail -n1 | sed 's,.*/linux-headers-,,')
 ifneq ($(wildcard /lib/modules/$(shell uname -r)/build/Makefile),)
@@ -18,8 +23,12 @@ KDIR ?= /usr/src/linux-headers-$(KVER_DEFAULT)
 endif
 
 T := tools/testing
+KVER = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+VERSION := $(shell cat $(CURDIR)/VERSION)
+DKMS_SRC := /usr/src/rpcrdma2-$(VERSION)
 
-.PHONY: all modules clean setup check kunit e2e checkpatch demo bench fuzz
+.PHONY: all modules clean setup check kunit e2e checkpatch demo bench fuzz \
+	install uninstall dkms-install dkms-uninstall
 
 all: modules
 
@@ -49,3 +58,32 @@ demo:
 
 bench:
 	$(T)/bench/bench.sh
+
+install: modules
+	packaging/install.sh install rpcrdma2.ko $(KVER)
+
+uninstall:
+	packaging/install.sh uninstall $(KVER)
+
+# The DKMS source tree: what git tracks (or, outside git, the sources
+# without build outputs), with dkms.conf at its top.
+dkms-install:
+	rm -rf $(DKMS_SRC) && mkdir -p $(DKMS_SRC)
+	if git -C $(CURDIR) rev-parse --git-dir > /dev/null 2>&1; then \
+		git -C $(CURDIR) ls-files -z Kbuild Kconfig Makefile VERSION \
+			include net packaging | \
+			xargs -0 cp --parents -t $(DKMS_SRC); \
+	else \
+		cp -r Kbuild Kconfig Makefile VERSION include net packaging \
+			$(DKMS_SRC)/; \
+	fi
+	sed 's/@VERSION@/$(VERSION)/' packaging/dkms.conf > $(DKMS_SRC)/dkms.conf
+	dkms add rpcrdma2/$(VERSION)
+	dkms install rpcrdma2/$(VERSION) -k $(KVER)
+	packaging/install.sh conf
+
+dkms-uninstall:
+	-dkms remove rpcrdma2/$(VERSION) --all
+	rm -rf $(DKMS_SRC)
+	packaging/install.sh unconf
+	depmod -a $(KVER)

@@ -109,3 +109,11 @@ module_exit(rpcrdma2_exit);
 
 MODULE_DESCRIPTION("RPC-over-RDMA Version 2 transport for the NFS client and server");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RPCRDMA2_VERSION);
+/*
+ * The names the kernel and rdma-core load the stock module by; the
+ * modprobe.d file installed with rpcrdma2 (packaging/) points them here.
+ */
+MODULE_ALIAS("rpcrdma6");
+MODULE_ALIAS("xprtrdma");
+MODULE_ALIAS("svcrdma");

@@ -11,7 +11,8 @@
 #      a lockdep + KASAN kernel (run.sh --debug); a kernel report in
 #      either log (lockdep, WARN_ON, BUG, KASAN) fails it
 #   4. the codec fuzz corpus replayed under ASan/UBSan (fuzz/fuzz.sh)
-#   5. QEMU end-to-end scenarios on the unmodified Debian kernel
+#   5. the DKMS install cycle for Debian's headers (install-test.sh)
+#   6. QEMU end-to-end scenarios on the unmodified Debian kernel
 #
 # Runs setup.sh first (quick when the machine is ready), so that a fresh
 # machine needs only this command.  Set RR2_SKIP="kunit e2e ..." to leave
@@ -66,6 +67,8 @@ build_w1() {
 e2e() {
 	local q=$RR2_REPO/tools/testing/qemu/run-scenario.sh rc=0
 	"$q" -g 1 -s ours module || rc=1
+	# make install in a guest: every transport name loads rpcrdma2
+	"$q" -g 1 -s ours install || rc=1
 	# the harness itself, on the stock module
 	"$q" -g 1 -s stock baseline || rc=1
 	"$q" -g 1 -s stock -n chunks-stock chunks || rc=1
@@ -104,6 +107,7 @@ step checkpatch "$RR2_REPO/tools/testing/checkpatch.sh"
 step kunit "$RR2_REPO/tools/testing/kunit/run.sh"
 step kunit-debug "$RR2_REPO/tools/testing/kunit/run.sh" --debug
 step fuzz "$RR2_REPO/tools/testing/fuzz/fuzz.sh" replay
+step install "$RR2_REPO/tools/testing/install-test.sh"
 step e2e e2e
 
 passed=$(grep -c '^PASS' "$results")

@@ -53,6 +53,7 @@ rm -rf "$run" && mkdir -p "$run/overlay/rr2"
 install -m 0755 "$(dirname "$0")/guest/init" "$run/overlay/init"
 cp "$(dirname "$0")/guest/lib.sh" "$run/overlay/rr2/"
 cp -r "$(dirname "$0")/scenarios" "$run/overlay/rr2/"
+cp -r "$RR2_REPO/packaging" "$run/overlay/rr2/"
 # Guest tools: built statically on the host, so the image needs none.
 mkdir -p "$run/overlay/rr2/bin" "$RR2_CACHE/guest-tools"
 for src in "$(dirname "$0")"/guest-tools/*.c; do

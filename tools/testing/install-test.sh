@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The DKMS install cycle on this machine, for Debian's 6.12 headers:
+# "make dkms-install" builds and installs rpcrdma2 through DKMS with the
+# modprobe.d file; every name of the RPC-over-RDMA transport must then
+# resolve to it (modprobe --show-depends, nothing is loaded: the host
+# may run another kernel); "make dkms-uninstall" must give the names
+# back to the stock module.  The QEMU scenario "install" loads them for
+# real in a guest.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kver=$(rr2_kver)
+kdir=/usr/src/linux-headers-$kver
+log=$RR2_OUT/install.log
+mkdir -p "$RR2_OUT"
+
+check() {
+	local name=$1
+	shift
+	if "$@" >> "$log" 2>&1; then rr2_pass "install.$name"; else rr2_fail "install.$name (see $log)"; fi
+}
+
+# the name resolves to rpcrdma2 (directly or through the install line)
+resolves_to_ours() {
+	modprobe -S "$kver" --show-depends "$1" | tail -n1 |
+		grep -E 'rpcrdma2(\.ko|$| )'
+}
+
+resolves_to_stock() {
+	modprobe -S "$kver" --show-depends "$1" | tail -n1 |
+		grep '/xprtrdma/rpcrdma\.ko'
+}
+
+: > "$log"
+trap 'make -C "$RR2_REPO" KDIR="$kdir" dkms-uninstall >> "$log" 2>&1' EXIT
+make -C "$RR2_REPO" KDIR="$kdir" dkms-uninstall >> "$log" 2>&1
+check dkms-install make -C "$RR2_REPO" KDIR="$kdir" dkms-install
+check dkms-status sh -c "dkms status rpcrdma2 | grep -q '$kver.*installed'"
+check module-in-updates sh -c "modinfo -k '$kver' -F filename rpcrdma2 | grep -q /updates/dkms/"
+check module-version sh -c "modinfo -k '$kver' -F version rpcrdma2 | grep -qx '$(cat "$RR2_REPO/VERSION")'"
+for n in rpcrdma rpcrdma6 xprtrdma svcrdma; do
+	check "$n-loads-rpcrdma2" resolves_to_ours "$n"
+done
+check dkms-uninstall make -C "$RR2_REPO" KDIR="$kdir" dkms-uninstall
+trap - EXIT
+check module-gone sh -c "! modinfo -k '$kver' rpcrdma2"
+for n in rpcrdma svcrdma; do
+	check "$n-back-to-stock" resolves_to_stock "$n"
+done
+exit 0
