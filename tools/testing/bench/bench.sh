@@ -6,7 +6,11 @@
 # and the ratios between transports.  Nothing here passes or fails on a
 # figure.
 #
-#   bench.sh [-r SECONDS] [TRANSPORT...]     (default: tcp stock)
+#   bench.sh [-g 1|2] [-r SECONDS] [TRANSPORT...]   (default: tcp stock)
+#
+# -g 1 (default): client and server in one guest (scenario "bench");
+# -g 2: client and server in two guests joined by one link (scenario
+# "bench2"), the figures that matter across hosts.
 #
 # TRANSPORT is tcp (NFS over TCP), stock (the in-kernel rpcrdma.ko) or
 # ours (rpcrdma2.ko, built first with make).  Also measured: the raw
@@ -17,10 +21,12 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 runtime=10
-while getopts r: o; do
+guests=1
+while getopts g:r: o; do
 	case $o in
+	g) guests=$OPTARG ;;
 	r) runtime=$OPTARG ;;
-	*) rr2_die "usage: bench.sh [-r SECONDS] [tcp|stock|ours]..." ;;
+	*) rr2_die "usage: bench.sh [-g 1|2] [-r SECONDS] [tcp|stock|ours]..." ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -29,9 +35,16 @@ mod=stock
 case " $transports " in *" ours "*) mod=ours ;; esac
 
 args=$(echo "$transports runtime=$runtime" | tr ' ' ',')
-"$(dirname "$0")/../qemu/run-scenario.sh" -g 1 -s "$mod" -a "$args" \
-	-t 3000 -n bench bench > /dev/null || true
-con=$RR2_OUT/bench/single.console
+if [ "$guests" = 2 ]; then
+	"$(dirname "$0")/../qemu/run-scenario.sh" -g 2 -s "$mod" -c "$mod" \
+		-a "$args" -t 3000 -n bench2 bench2 > /dev/null || true
+	con=$RR2_OUT/bench2/client.console
+	tr -d '\r' < "$RR2_OUT/bench2/server.console" | grep -E '^RR2: FAIL' >&2 || true
+else
+	"$(dirname "$0")/../qemu/run-scenario.sh" -g 1 -s "$mod" -a "$args" \
+		-t 3000 -n bench bench > /dev/null || true
+	con=$RR2_OUT/bench/single.console
+fi
 tr -d '\r' < "$con" | grep -E '^RR2: (FAIL|INFO)' >&2 || true
 
 tr -d '\r' < "$con" | awk -v order="$transports" '

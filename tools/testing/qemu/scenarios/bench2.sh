@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+#
+# Scenario "bench2": the bench workloads across two guests (client and
+# server on different hosts joined by one link), for each transport in
+# rr2.args (tcp, stock, ours) in one boot of each guest, plus the raw
+# RDMA Write bandwidth of the same link.  Prints
+#   RR2: BENCH <transport> <test> <value> <unit>
+# on the client and asserts nothing on the figures.
+#
+# The guests take turns through files in the server's export, reached
+# over NFS/TCP (which stays up while the RDMA transports change):
+# the client asks for transport T (.bench-want-T), the server loads it
+# and listens (.bench-ready-T), the client measures and says so
+# (.bench-done-T), the server unloads it.
+# Extra words: runtime=SECONDS (default 10).
+
+# shellcheck disable=SC1091
+. /rr2/scenarios/bench.sh
+
+RR2_CTL=/mnt/ctl
+
+rr2_wait_file() {
+	local f=$1 i
+	for i in $(seq 600); do
+		[ -e "$f" ] && return 0
+		sleep 1
+	done
+	return 1
+}
+
+rr2_server_transport() {
+	local t=$1
+	rr2_check "bench.$t.server-asked" rr2_wait_file "/export/.bench-want-$t" || return 1
+	case $t in
+	stock|ours)
+		RR2_MOD=$t
+		rpc.nfsd 0
+		rr2_check "bench.$t.server-load" rr2_load_transport || return 1
+		rr2_check "bench.$t.listen" rpc.nfsd --rdma="$RR2_PORT" 4 || return 1
+		sleep 11	# the new grace period ends before timing
+		;;
+	esac
+	touch "/export/.bench-ready-$t"
+	rr2_check "bench.$t.client-done" rr2_wait_file "/export/.bench-done-$t"
+	case $t in
+	stock|ours)
+		rpc.nfsd 0
+		if [ "$t" = stock ]; then modprobe -r rpcrdma; else rmmod rpcrdma2; fi
+		rpc.nfsd 4
+		;;
+	esac
+}
+
+rr2_client_transport() {
+	local t=$1 opts
+	touch "$RR2_CTL/.bench-want-$t"
+	rr2_check "bench.$t.server-ready" rr2_wait_file "$RR2_CTL/.bench-ready-$t" || return 1
+	case $t in
+	tcp)
+		opts=vers=4.2,proto=tcp ;;
+	stock|ours)
+		RR2_MOD=$t
+		rr2_check "bench.$t.load" rr2_load_transport || return 1
+		opts=vers=4.2,proto=rdma,port=$RR2_PORT ;;
+	esac
+	mkdir -p /mnt/b
+	if rr2_check "bench.$t.mount" mount -t nfs -o "$opts" \
+			"$RR2_SERVER_IP:/export/bench" /mnt/b; then
+		rr2_info "bench $t: $(grep -A1 'mounted on /mnt/b' /proc/self/mountstats | tail -n1)"
+		rr2_fio "$t" seqwrite-1m write 1m 4
+		rr2_fio "$t" seqread-1m read 1m 4
+		rr2_fio "$t" randread-4k-qd16 randread 4k 16
+		rr2_fio "$t" randwrite-4k-qd16 randwrite 4k 16
+		rm -f /mnt/b/fio.dat
+		rr2_check "bench.$t.umount" umount /mnt/b
+	fi
+	case $t in
+	stock) modprobe -r rpcrdma ;;
+	ours) rmmod rpcrdma2 ;;
+	esac
+	touch "$RR2_CTL/.bench-done-$t"
+}
+
+rr2_main() {
+	local w t transports=
+	for w in $RR2_ARGS; do
+		case $w in
+		runtime=*) RR2_BENCH_RUNTIME=${w#*=} ;;
+		*) transports="$transports $w" ;;
+		esac
+	done
+	transports=${transports:-tcp stock}
+	case $RR2_ROLE in
+	server)
+		rr2_check setup.rdma rr2_setup_rdma "$RR2_SERVER_IP" || return
+		rr2_check setup.nfsd rr2_start_nfsd || return
+		mkdir -p /export/bench
+		# the raw link: ib_write_bw and ib_send_lat servers, one run each
+		(ib_write_bw -R -d rxe0 -F -s 65536 -n 3000 > /tmp/wbw.srv 2>&1
+		 ib_send_lat -R -d rxe0 -F -s 64 -n 2000 > /tmp/slat.srv 2>&1) &
+		for t in $transports; do
+			rr2_server_transport "$t" || break
+		done
+		;;
+	client)
+		rr2_check setup.rdma rr2_setup_rdma "$RR2_CLIENT_IP" || return
+		modprobe -a sunrpc nfs nfsv4 || return
+		mkdir -p "$RR2_CTL"
+		for _ in $(seq 180); do
+			mount -t nfs -o vers=3,proto=tcp,nolock \
+				"$RR2_SERVER_IP:/export" "$RR2_CTL" 2> /dev/null && break
+			sleep 2
+		done
+		rr2_check setup.control-mount mountpoint -q "$RR2_CTL" || return
+		sleep 2
+		out=$(ib_write_bw -R -d rxe0 -F -s 65536 -n 3000 "$RR2_SERVER_IP" 2>&1)
+		echo "$out" | awk '$1 == 65536 && NF >= 4 { printf "RR2: BENCH raw ib_write_bw-64k %.1f MiB/s\n", $4 }'
+		sleep 2
+		out=$(ib_send_lat -R -d rxe0 -F -s 64 -n 2000 "$RR2_SERVER_IP" 2>&1)
+		echo "$out" | awk '$1 == 64 && NF >= 6 { printf "RR2: BENCH raw ib_send_lat-64 %s usec\n", $6 }'
+		for t in $transports; do
+			rr2_client_transport "$t"
+		done
+		umount "$RR2_CTL"
+		;;
+	esac
+}
