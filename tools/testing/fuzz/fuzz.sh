@@ -3,26 +3,35 @@
 #
 # Fuzz the rpcrdma2 header codec (libFuzzer + ASan + UBSan).
 #
-#   fuzz.sh replay              run every checked-in seed once (CI)
+#   fuzz.sh replay              run every checked-in input once (CI)
 #   fuzz.sh run [-t SECONDS] [TARGET...]
 #                               fuzz each target for SECONDS (default 60),
 #                               print executions and crashes
-# Targets: hdr props cmp first_reply reasm.  New corpus entries from "run" go
-# to $RPCRDMA2_CACHE/fuzz/TARGET, not into git; crashes land in
-# $RPCRDMA2_CACHE/fuzz/crashes.
+#   fuzz.sh campaign [-n RUNS] [TARGET...]
+#                               fuzz each target for RUNS executions
+#                               (default 10000000), then merge what found
+#                               new coverage into corpus-found/TARGET, to
+#                               be checked in
+# Targets: hdr props cmp first_reply reasm nego.  Two corpora are checked
+# in: corpus/ is made from the KUnit vectors (mkcorpus) and must match
+# them; corpus-found/ holds the merged results of campaigns.  Inputs
+# from "run" and "campaign" collect in $RPCRDMA2_CACHE/fuzz/TARGET;
+# crashes land in $RPCRDMA2_CACHE/fuzz/crashes.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
-targets="hdr props cmp first_reply reasm"
+targets="hdr props cmp first_reply reasm nego"
 mode=${1:-replay}
 shift || true
 secs=60
-if [ "$mode" = run ]; then
-	while getopts t: o; do
+runs=10000000
+if [ "$mode" = run ] || [ "$mode" = campaign ]; then
+	while getopts t:n: o; do
 		case $o in
 		t) secs=$OPTARG ;;
-		*) rr2_die "usage: fuzz.sh run [-t SECONDS] [TARGET...]" ;;
+		n) runs=$OPTARG ;;
+		*) rr2_die "usage: fuzz.sh run [-t SECONDS] | campaign [-n RUNS] [TARGET...]" ;;
 		esac
 	done
 	shift $((OPTIND - 1))
@@ -49,9 +58,14 @@ fi
 rc=0
 for t in $targets; do
 	bin=$here/build/fuzz_$t
+	dirs=
+	for d in "$here/corpus/$t" "$here/corpus-found/$t"; do
+		[ -d "$d" ] && dirs="$dirs $d"
+	done
 	if [ "$mode" = replay ]; then
-		if "$bin" -runs=0 "$here/corpus/$t" > "$RR2_OUT/fuzz-$t.log" 2>&1; then
-			rr2_pass "fuzz.replay.$t ($(ls "$here/corpus/$t" | wc -l) seeds)"
+		# shellcheck disable=SC2086
+		if [ -n "$dirs" ] && "$bin" -runs=0 $dirs > "$RR2_OUT/fuzz-$t.log" 2>&1; then
+			rr2_pass "fuzz.replay.$t ($(find $dirs -type f | wc -l) inputs)"
 		else
 			rr2_fail "fuzz.replay.$t (see $RR2_OUT/fuzz-$t.log)"
 			tail -n 20 "$RR2_OUT/fuzz-$t.log" >&2
@@ -61,11 +75,22 @@ for t in $targets; do
 	fi
 	work=$RR2_CACHE/fuzz/$t
 	mkdir -p "$work" "$RR2_CACHE/fuzz/crashes"
-	"$bin" -max_total_time="$secs" -print_final_stats=1 -timeout=10 \
+	if [ "$mode" = campaign ]; then
+		limit=-runs=$runs
+	else
+		limit=-max_total_time=$secs
+	fi
+	# shellcheck disable=SC2086
+	"$bin" "$limit" -print_final_stats=1 -timeout=10 \
 		-artifact_prefix="$RR2_CACHE/fuzz/crashes/$t-" \
-		"$work" "$here/corpus/$t" > "$RR2_OUT/fuzz-$t.log" 2>&1
+		"$work" $dirs > "$RR2_OUT/fuzz-$t.log" 2>&1
 	r=$?
-	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$RR2_OUT/fuzz-$t.log")
+	if [ "$mode" = campaign ] && [ "$r" = 0 ]; then
+		mkdir -p "$here/corpus-found/$t"
+		"$bin" -merge=1 "$here/corpus-found/$t" "$work" \
+			>> "$RR2_OUT/fuzz-$t.log" 2>&1 || r=1
+	fi
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$RR2_OUT/fuzz-$t.log" | head -n1)
 	crashes=$(ls "$RR2_CACHE/fuzz/crashes" | grep -c "^$t-" || true)
 	printf '%-12s %12s executions  %d crash files  exit %d\n' \
 		"$t" "${execs:-?}" "$crashes" "$r"

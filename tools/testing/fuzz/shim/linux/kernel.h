@@ -12,5 +12,13 @@
 #define clamp_t(type, val, lo, hi) ({					\
 	type __v = (val), __l = (lo), __h = (hi);			\
 	__v < __l ? __l : (__v > __h ? __h : __v); })
+#define min_t(type, a, b) ({						\
+	type __a = (a), __b = (b);					\
+	__a < __b ? __a : __b; })
+#define max_t(type, a, b) ({						\
+	type __a = (a), __b = (b);					\
+	__a > __b ? __a : __b; })
+#define min(a, b)		min_t(__typeof__((a) + (b)), a, b)
+#define max(a, b)		max_t(__typeof__((a) + (b)), a, b)
 
 #endif
