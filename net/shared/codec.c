@@ -596,6 +596,7 @@ static void wr_seg(struct rr2_wr *w, const struct rpcrdma2_segment *seg)
 	wr_u32(w, lower_32_bits(seg->offset));
 }
 
+/* Every message starts with the header prefix (V2-FRAME-02). */
 static void wr_common(struct rr2_wr *w, u32 xid, u32 vers, u32 credit,
 		      u32 htype, u32 flags)
 {
@@ -654,7 +655,10 @@ u32 rpcrdma2_encode_msg(void *buf, u32 size, const struct rpcrdma2_msg_out *m)
 	return wr_done(&w);
 }
 
-/* V2-CRED-08: RDMA2_NOMSG, xid 0, RESPONSE clear (E-15), no chunks. */
+/*
+ * V2-CRED-08: RDMA2_NOMSG, xid 0, RESPONSE clear (E-15, V2-FRAME-10),
+ * no chunks.
+ */
 u32 rpcrdma2_encode_credit_grant(void *buf, u32 size, u32 credit)
 {
 	struct rpcrdma2_msg_out m = {
@@ -728,7 +732,7 @@ u32 rpcrdma2_encode_connprop(void *buf, u32 size, u32 credit, u32 flags,
 	for (i = 0; i < RDMA2_PROPID_HOSTAUTH; i++)
 		count += !!(props->present & (1u << i));
 	wr_common(&w, 0, RPCRDMA2_VERS_2, credit, RDMA2_CONNPROP,
-		  flags & RDMA2_F_TPMORE);		/* E-15: RESPONSE 0 */
+		  flags & RDMA2_F_TPMORE);	/* RESPONSE 0: E-15, V2-FRAME-10 */
 	wr_u32(&w, count);
 	for (i = 0; i < ARRAY_SIZE(vals); i++)
 		if (props->present & (1u << i))
@@ -761,7 +765,10 @@ u32 rpcrdma2_cmp_decode_size(u8 field)
 	return ((u32)field + 1) << 10;
 }
 
-/* The 8-octet record, sent at offset 0 (E-24), reserved bits zero. */
+/*
+ * The 8-octet record, sent at offset 0 (E-24), reserved bits zero
+ * (CMP-CMPD-08).
+ */
 void rpcrdma2_cmp_encode(u8 out[RPCRDMA2_CMP_SIZE],
 			 const struct rpcrdma2_cm_pdata *pd)
 {
@@ -778,6 +785,7 @@ static bool cmp_at(const u8 *p, u32 avail, struct rpcrdma2_cm_pdata *pd)
 	    get_unaligned_be32(p) != RPCRDMA2_CMP_MAGIC ||
 	    p[4] != RPCRDMA2_CMP_VERSION)
 		return false;
+	/* the reserved bits of octet 5 are ignored (CMP-CMPD-09) */
 	pd->remote_inv = p[5] & RPCRDMA2_CMP_F_REMOTE_INV;
 	pd->send_size = rpcrdma2_cmp_decode_size(p[6]);
 	pd->recv_size = rpcrdma2_cmp_decode_size(p[7]);
@@ -791,7 +799,8 @@ static bool cmp_at(const u8 *p, u32 avail, struct rpcrdma2_cm_pdata *pd)
  * @pd: filled in; the defaults (R = 0, 1024/1024) when not found
  *
  * Checks offset 0 first, then every other offset (E-24).  Returns true
- * if a Version 1 record was found.
+ * if a Version 1 record was found; when none is, the defaults are those
+ * of a peer that sent no private data (CMP-CMPD-15).
  */
 bool rpcrdma2_cmp_decode(const void *buf, u32 len,
 			 struct rpcrdma2_cm_pdata *pd)

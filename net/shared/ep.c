@@ -2,7 +2,9 @@
 /*
  * rpcrdma2 connection endpoint.
  *
- * Owns the verbs resources of one RC connection (V2-FRAME-01): a PD,
+ * Owns the verbs resources of one RC connection (V2-FRAME-01), made
+ * through the RDMA connection manager, which maps IP addresses and
+ * ports to the fabric's own addressing (V2-FRAME-26): a PD,
  * one CQ, the QP on the connection's rdma_cm_id, and fixed arrays of
  * DMA-mapped Receive and Send buffers.  It knows nothing of RPC: the
  * owner (client transport, server transport or a test) supplies

@@ -493,7 +493,9 @@ enum rpcrdma2_nego rpcrdma2_nego_server_recv(struct rpcrdma2_conn *c,
  *
  * CONNPROP is once per connection: after the peer's final one, another
  * draws INVAL_HTYPE and is discarded (V2-PROP-13, V2-ERR-21), at either
- * end.  Returns that RDMA2_ERR_* code to answer with, or 0.
+ * end.  Nothing after settling changes c->vers: the version holds for
+ * the life of the connection (V2-FRAME-21).  Returns the RDMA2_ERR_*
+ * code to answer with, or 0.
  */
 int rpcrdma2_nego_settled_check(const struct rpcrdma2_conn *c,
 				const struct rpcrdma2_hdr *hdr)

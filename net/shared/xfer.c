@@ -242,6 +242,10 @@ u32 rpcrdma2_tx_nmsgs(const struct rpcrdma2_tx *tx)
  * @buf: a Send buffer of at least tx->inline_size octets
  * @len: octets to post
  *
+ * Every Send of the message carries its rdma_xid and htype
+ * (V2-CONT-05) and RDMA2_F_RESPONSE as the RPC msg_type, from tx->flags
+ * (V2-FRAME-09).
+ *
  * Returns 1 if more Sends follow, 0 for the last one, or a negative
  * errno if the header or payload cannot be written.
  */
