@@ -45,6 +45,10 @@ static bool rr2s_bc_allowed(const struct rr2s_conn *c)
 static int rr2b_send_request(struct rpc_rqst *req)
 {
 	struct svc_xprt *sx = req->rq_xprt->bc_xprt;
+	struct rpcrdma2_tx tx = {
+		.xid		= be32_to_cpu(req->rq_xid),
+		.payload	= &req->rq_snd_buf,
+	};
 	struct rr2s_conn *c;
 	int ret = -ENOTCONN;
 
@@ -55,8 +59,7 @@ static int rr2b_send_request(struct rpc_rqst *req)
 		return -ENOTCONN;		/* V2-RDIR-11 */
 	mutex_lock(&sx->xpt_mutex);
 	if (!svc_xprt_is_dead(sx))
-		ret = rr2s_send_msg(c, &req->rq_snd_buf,
-				    be32_to_cpu(req->rq_xid), 0);
+		ret = rr2s_send_msg(c, &tx);
 	mutex_unlock(&sx->xpt_mutex);
 	if (ret == -ENOTCONN)
 		rr2s_close(c);

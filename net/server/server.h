@@ -1,13 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * rpcrdma2 server half: the connection object shared by transport.c
- * (listeners, forward RPC for nfsd) and backchannel.c (reverse-direction
- * RPC, the NFSv4.1+ callback channel).
+ * rpcrdma2 server half: the connection object and the per-Call state
+ * shared by its files:
+ *
+ *   transport.c    the svc_xprt class, listeners, accept, CM events,
+ *                  teardown, control messages (grants, errors)
+ *   recvfrom.c     the receive side: Receive completions, reassembly,
+ *                  ->xpo_recvfrom, pulling Read chunks
+ *   sendto.c       ->xpo_sendto: Write chunks, Reply chunk, inline or
+ *                  continued Replies, Send With Invalidate
+ *   rw.c           RDMA Read and Write through the kernel's rdma_rw API
+ *   backchannel.c  reverse-direction RPC (NFSv4.1+ callbacks)
  */
 #ifndef RPCRDMA2_SERVER_H
 #define RPCRDMA2_SERVER_H
 
 #include <linux/sunrpc/svc_xprt.h>
+#include <rdma/rw.h>
 
 #include "shared/cont.h"
 #include "shared/xfer.h"
@@ -19,6 +28,62 @@
 
 /* Reverse Replies the server keeps Receives for (the client's slots). */
 #define RR2S_BC_SLOTS		4
+
+/*
+ * What the server takes from a Requester (V2-ERR-32, V2-ERR-35,
+ * V2-ERR-38): these are also what its errors and RCSIZ say.
+ */
+#define RR2S_MAX_READ_CHUNKS	4
+#define RR2S_MAX_WRITE_CHUNKS	8
+#define RR2S_MAX_SEGS		32
+
+/*
+ * rdma_rw contexts one batch of RDMA Reads or Writes may use, and the
+ * Send Queue room reserved for their work requests beyond one each.
+ */
+#define RR2S_RW_CTXS		64
+#define RR2S_RW_EXTRA_WRS	256
+
+/* A Write chunk or the Reply chunk: segments in @segs of rr2s_chunks. */
+struct rr2s_wchunk {
+	u32			first;		/* index of its first segment */
+	u32			nsegs;
+	u64			capacity;	/* sum of the segment lengths */
+};
+
+/*
+ * The chunks of one received Call, copied out of its Receive so the
+ * Receive can be reposted.  Read segments are sorted by Position
+ * (the order within one Position kept, V2-CHUNK-14).
+ */
+struct rr2s_chunks {
+	bool			nomsg;		/* Special Format Call */
+	u32			xid;
+	u32			inv_handle;	/* rdma_inv_handle, Version 2 */
+	u32			nreads;		/* Read segments */
+	struct rpcrdma2_segment	*read_segs;
+	u32			*read_pos;
+	u32			nwrites;
+	struct rr2s_wchunk	writes[RR2S_MAX_WRITE_CHUNKS];
+	bool			has_reply;
+	struct rr2s_wchunk	reply;
+	u32			nsegs;		/* Write and Reply segments */
+	struct rpcrdma2_segment	segs[];
+};
+
+/*
+ * One Call between ->xpo_recvfrom and ->xpo_sendto (rq_xprt_ctxt):
+ * its chunks and the result payloads nfsd handed to its Write chunks.
+ */
+struct rr2s_rctx {
+	struct rr2s_conn	*c;
+	struct rr2s_chunks	*ch;		/* NULL: no chunks */
+	u32			nres;
+	struct rpcrdma2_hole	res[RR2S_MAX_WRITE_CHUNKS];
+	u32			res_len[RR2S_MAX_WRITE_CHUNKS];
+	u32			short_chunk;	/* 1-based; 0: all fit */
+	u32			short_len;
+};
 
 enum rr2s_kind { RR2S_LISTENER, RR2S_CONN };
 
@@ -43,6 +108,7 @@ struct rr2s_msg {
 	u32			len;	/* payload octets */
 	struct page		**pages; /* continued: the reassembled payload */
 	u32			npages;
+	struct rr2s_chunks	*ch;	/* NULL: no chunks */
 };
 
 struct rr2s_conn {
@@ -75,6 +141,18 @@ struct rr2s_conn {
 	struct work_struct	grant_work;
 
 	u64			bc_calls;	/* reverse Calls sent */
+
+	/* RDMA Read and Write batches, one at a time (rw.c) */
+	struct mutex		rw_mutex;
+	u32			ord;		/* RDMA Reads in flight (IRD) */
+	bool			snd_w_inv;	/* Send With Invalidate allowed */
+
+	/* counters (read without locks, for the trace and tests) */
+	u64			read_chunks;	/* Read chunks pulled */
+	u64			write_chunks;	/* Write chunks filled */
+	u64			reply_chunks;	/* Replies in a Reply chunk */
+	u64			rdma_octets;	/* moved by RDMA Read and Write */
+	u64			inv_sends;	/* Send With Invalidate */
 };
 
 static inline struct rr2s_conn *rr2s_conn(struct svc_xprt *xprt)
@@ -82,11 +160,46 @@ static inline struct rr2s_conn *rr2s_conn(struct svc_xprt *xprt)
 	return container_of(xprt, struct rr2s_conn, b.xprt);
 }
 
+extern const struct rpcrdma2_limits rr2s_limits;
+
 /* transport.c */
 u32 rr2s_credit(const struct rr2s_conn *c);
-int rr2s_send_msg(struct rr2s_conn *c, struct xdr_buf *payload, u32 xid,
-		  u32 flags);
 void rr2s_close(struct rr2s_conn *c);
+void rr2s_send_ctrl(struct rr2s_conn *c, const void *msg, u32 len);
+void rr2s_send_grant(struct rr2s_conn *c);
+void rr2s_send_error(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
+		     int verdict, u32 arg);
+void rr2s_send_error_args(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
+			  int verdict, u32 arg0, u32 arg1);
+void rr2s_queue_grant(struct rr2s_conn *c);
+
+/* recvfrom.c */
+void rr2s_recv_done(struct rpcrdma2_recv *rv);
+int rr2s_recvfrom(struct svc_rqst *rqstp);
+void rr2s_release_ctxt(struct svc_xprt *xprt, void *ctxt);
+void rr2s_msg_free(struct rr2s_msg *m);
+void rr2s_asm_drop(struct rr2s_conn *c);
+
+/* sendto.c */
+void rr2s_send_done(struct rpcrdma2_send *sd);
+int rr2s_send_msg(struct rr2s_conn *c, struct rpcrdma2_tx *tx);
+int rr2s_sendto(struct svc_rqst *rqstp);
+int rr2s_result_payload(struct svc_rqst *rqstp, unsigned int offset,
+			unsigned int length);
+
+/* rw.c */
+struct rr2s_rw_dir {
+	enum dma_data_direction	dir;	/* FROM_DEVICE: RDMA Read */
+	/* the local side: an xdr_buf less its holes, or rq_pages */
+	const struct xdr_buf	*xb;
+	const struct rpcrdma2_hole *holes;
+	u32			nholes;
+	struct page		**pages;
+};
+
+int rr2s_rw_segs(struct rr2s_conn *c, const struct rr2s_rw_dir *d,
+		 u32 local_off, const struct rpcrdma2_segment *segs,
+		 u32 nsegs, u32 len);
 
 /* backchannel.c */
 int rr2s_bc_register(void);

@@ -655,6 +655,26 @@ u32 rpcrdma2_encode_msg(void *buf, u32 size, const struct rpcrdma2_msg_out *m)
 	return wr_done(&w);
 }
 
+/**
+ * rpcrdma2_msg_hdrlen - octets rpcrdma2_encode_msg() writes for @m
+ * @m: the header to be encoded
+ */
+u32 rpcrdma2_msg_hdrlen(const struct rpcrdma2_msg_out *m)
+{
+	/* the common words, inv_handle on Version 2, three list ends */
+	u32 len = m->vers == RPCRDMA2_VERS_2 ? RPCRDMA2_HDRLEN_NOCHUNKS :
+					       RPCRDMA1_HDRLEN_MIN;
+	u32 i;
+
+	for (i = 0; i < m->nr_reads; i++)
+		len += m->reads[i].nsegs * RR2_READ_ITEM;
+	for (i = 0; i < m->nr_writes; i++)
+		len += 8 + m->writes[i].nsegs * RR2_SEG_SIZE;
+	if (m->reply)
+		len += 4 + m->reply->nsegs * RR2_SEG_SIZE;
+	return len;
+}
+
 /*
  * V2-CRED-08: RDMA2_NOMSG, xid 0, RESPONSE clear (E-15, V2-FRAME-10),
  * no chunks.

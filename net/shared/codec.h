@@ -187,6 +187,7 @@ struct rpcrdma2_msg_out {
 };
 
 u32 rpcrdma2_encode_msg(void *buf, u32 size, const struct rpcrdma2_msg_out *m);
+u32 rpcrdma2_msg_hdrlen(const struct rpcrdma2_msg_out *m);
 u32 rpcrdma2_encode_credit_grant(void *buf, u32 size, u32 credit);
 u32 rpcrdma2_encode_error(void *buf, u32 size, u32 layout, u32 xid, u32 vers,
 			  u32 credit, u32 err, u32 arg0, u32 arg1);

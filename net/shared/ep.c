@@ -164,7 +164,7 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 	qp.sq_sig_type = IB_SIGNAL_REQ_WR;
 	qp.cap.max_send_wr = nsend;
 	qp.cap.max_recv_wr = attr->nr_recv + 1;
-	qp.cap.max_send_sge = 1;
+	qp.cap.max_send_sge = max_t(u32, attr->max_send_sge, 1);
 	qp.cap.max_recv_sge = 1;
 	/* rdma_rw sizes its own WRs from these (rdma_rw_init_qp) */
 	qp.cap.max_rdma_ctxs = attr->nr_rw_ctxs;

@@ -58,6 +58,8 @@ struct rpcrdma2_ep_attr {
 	u32	nr_rw_ctxs;
 	/* completions of RDMA Read/Write chains beyond the above */
 	u32	nr_cqe_extra;
+	/* scatter/gather entries per Send-queue WR (rdma_rw); 0 means 1 */
+	u32	max_send_sge;
 };
 
 struct rpcrdma2_ep {

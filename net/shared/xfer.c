@@ -216,24 +216,92 @@ bool rpcrdma2_seq_ack_due(u32 nmsgs_seen, bool more)
 	       (nmsgs_seen - 1) % RPCRDMA2_SEQ_WINDOW == 0;
 }
 
-static u32 tx_hdrlen(const struct rpcrdma2_tx *tx)
+/* The final message's header, with the chunk lists if there are any. */
+static void tx_final_hdr(const struct rpcrdma2_tx *tx,
+			 struct rpcrdma2_msg_out *m)
 {
-	return tx->vers == RPCRDMA2_VERS_1 ? RPCRDMA1_HDRLEN_MIN :
-					     RPCRDMA2_HDRLEN_NOCHUNKS;
+	*m = (struct rpcrdma2_msg_out){
+		.xid		= tx->xid,
+		.vers		= tx->vers,
+		.credit		= tx->credit,
+		.htype		= tx->nomsg ? RDMA2_NOMSG : RDMA2_MSG,
+		.flags		= tx->flags,
+		.inv_handle	= tx->inv_handle,
+		.nr_reads	= tx->nr_reads,
+		.reads		= tx->reads,
+		.nr_writes	= tx->nr_writes,
+		.writes		= tx->writes,
+		.reply		= tx->reply,
+	};
+}
+
+static u32 tx_final_hdrlen(const struct rpcrdma2_tx *tx)
+{
+	struct rpcrdma2_msg_out m;
+
+	tx_final_hdr(tx, &m);
+	return rpcrdma2_msg_hdrlen(&m);
+}
+
+/**
+ * rpcrdma2_tx_len - payload octets that travel in the message's Sends
+ * @tx: the message
+ *
+ * The whole RPC message less what moves by RDMA: nothing in Special
+ * Format, else the message without its holes.
+ */
+u32 rpcrdma2_tx_len(const struct rpcrdma2_tx *tx)
+{
+	u32 len = tx->payload->len, i;
+
+	if (tx->nomsg)
+		return 0;
+	for (i = 0; i < tx->nholes; i++)
+		len -= min(len, tx->holes[i].len);
+	return len;
 }
 
 /**
  * rpcrdma2_tx_nmsgs - Sends needed for the whole message, or 0 if it
- * cannot go without chunks (Version 1 and larger than the threshold)
+ * cannot go without (more) chunks (Version 1 and larger than the
+ * threshold)
  * @tx: the message
  */
 u32 rpcrdma2_tx_nmsgs(const struct rpcrdma2_tx *tx)
 {
-	u32 len = tx->payload->len;
+	u32 len = rpcrdma2_tx_len(tx), hlen = tx_final_hdrlen(tx);
 
-	if (tx->vers == RPCRDMA2_VERS_1)
-		return len + tx_hdrlen(tx) <= tx->inline_size ? 1 : 0;
-	return rpcrdma2_cont_sends(len, tx->inline_size, tx_hdrlen(tx));
+	if (tx->vers == RPCRDMA2_VERS_1 || tx->nomsg)
+		return len + hlen <= tx->inline_size ? 1 : 0;
+	return rpcrdma2_cont_sends(len, tx->inline_size, hlen);
+}
+
+/*
+ * Copy @len octets of the reduced payload, from reduced offset @off:
+ * the holes are skipped as if they had never been there.
+ */
+static int tx_read(const struct rpcrdma2_tx *tx, u32 off, u8 *dst, u32 len)
+{
+	while (len) {
+		u32 orig = off, end = tx->payload->len, i, n;
+
+		for (i = 0; i < tx->nholes; i++) {
+			if (orig < tx->holes[i].off) {
+				end = tx->holes[i].off;
+				break;
+			}
+			orig += tx->holes[i].len;
+		}
+		if (orig >= end)
+			return -EIO;
+		n = min(len, end - orig);
+		if (read_bytes_from_xdr_buf(tx->payload, orig, dst, n))
+			return -EIO;
+		off += n;
+		dst += n;
+		len -= n;
+	}
+	return 0;
 }
 
 /**
@@ -244,35 +312,48 @@ u32 rpcrdma2_tx_nmsgs(const struct rpcrdma2_tx *tx)
  *
  * Every Send of the message carries its rdma_xid and htype
  * (V2-CONT-05) and RDMA2_F_RESPONSE as the RPC msg_type, from tx->flags
- * (V2-FRAME-09).
+ * (V2-FRAME-09).  Only the final one carries chunk lists (V2-CONT-08),
+ * and it is the one that fits in what is left; every earlier one is
+ * filled to the threshold but leaves the final at least one octet, so
+ * the count always agrees with rpcrdma2_tx_nmsgs().
  *
  * Returns 1 if more Sends follow, 0 for the last one, or a negative
  * errno if the header or payload cannot be written.
  */
 int rpcrdma2_tx_next(struct rpcrdma2_tx *tx, void *buf, u32 *len)
 {
-	struct rpcrdma2_msg_out m = {
-		.xid	= tx->xid,
-		.vers	= tx->vers,
-		.credit	= tx->credit,
-		.htype	= RDMA2_MSG,
-	};
-	u32 room = tx->inline_size - tx_hdrlen(tx);
-	u32 left = tx->payload->len - tx->off;
-	u32 chunk = min(left, room);
-	u32 hlen;
-	int more = chunk < left;
+	u32 final_hlen = tx_final_hdrlen(tx);
+	u32 left = rpcrdma2_tx_len(tx) - tx->off;
+	struct rpcrdma2_msg_out m;
+	u32 chunk, hlen;
+	int more;
 
-	if (tx->inline_size <= tx_hdrlen(tx))
+	if (tx->inline_size <= final_hlen)
 		return -EMSGSIZE;
-	if (more && tx->vers == RPCRDMA2_VERS_1)
+	more = left > tx->inline_size - final_hlen;
+	if (more && (tx->vers == RPCRDMA2_VERS_1 || tx->nomsg))
 		return -EMSGSIZE;
-	m.flags = tx->flags | (more ? RDMA2_F_MORE : 0);
+	if (more) {
+		/* a continued message: no chunks, F_MORE (V2-CONT-08) */
+		m = (struct rpcrdma2_msg_out){
+			.xid	= tx->xid,
+			.vers	= tx->vers,
+			.credit	= tx->credit,
+			.htype	= RDMA2_MSG,
+			.flags	= tx->flags | RDMA2_F_MORE,
+		};
+		if (tx->inline_size <= RPCRDMA2_HDRLEN_NOCHUNKS)
+			return -EMSGSIZE;
+		chunk = min(left - 1,
+			    tx->inline_size - RPCRDMA2_HDRLEN_NOCHUNKS);
+	} else {
+		tx_final_hdr(tx, &m);
+		chunk = left;
+	}
 	hlen = rpcrdma2_encode_msg(buf, tx->inline_size, &m);
-	if (hlen != tx_hdrlen(tx))
+	if (!hlen || hlen + chunk > tx->inline_size)
 		return -EIO;
-	if (chunk && read_bytes_from_xdr_buf(tx->payload, tx->off,
-					     (u8 *)buf + hlen, chunk))
+	if (chunk && tx_read(tx, tx->off, (u8 *)buf + hlen, chunk))
 		return -EIO;
 	tx->off += chunk;
 	tx->msgno++;

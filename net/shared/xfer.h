@@ -72,6 +72,16 @@ bool rpcrdma2_seq_may_send(const struct rpcrdma2_seq *s, u32 msgno);
 bool rpcrdma2_seq_grant(struct rpcrdma2_seq *s);
 bool rpcrdma2_seq_ack_due(u32 nmsgs_seen, bool more);
 
+/*
+ * Octets of an RPC message that travel by RDMA, not in its Sends: a
+ * data item reduced into a Write chunk, with its XDR roundup padding
+ * (V2-CHUNK-10).
+ */
+struct rpcrdma2_hole {
+	u32	off;		/* in the unreduced message */
+	u32	len;		/* padded to a multiple of 4 */
+};
+
 /* One RPC message being cut into Sends. */
 struct rpcrdma2_tx {
 	u32		vers;
@@ -80,9 +90,27 @@ struct rpcrdma2_tx {
 	u32		flags;		/* RDMA2_F_RESPONSE or 0 */
 	u32		inline_size;	/* octets per Send, header included */
 	struct xdr_buf	*payload;
-	u32		off;		/* payload octets already cut */
+	u32		off;		/* reduced payload octets already cut */
 	u32		msgno;		/* messages already cut */
+
+	/*
+	 * Optional, zero for a message without chunks.  The final message
+	 * carries the chunk lists (V2-CONT-08); @nomsg sends the header
+	 * alone (Special Format, V2-SPEC-01); @holes, sorted and disjoint,
+	 * are left out of the Sends.
+	 */
+	bool		nomsg;
+	u32		inv_handle;
+	u32		nr_reads;
+	const struct rpcrdma2_chunk_out *reads;
+	u32		nr_writes;
+	const struct rpcrdma2_chunk_out *writes;
+	const struct rpcrdma2_chunk_out *reply;
+	u32		nholes;
+	const struct rpcrdma2_hole *holes;
 };
+
+u32 rpcrdma2_tx_len(const struct rpcrdma2_tx *tx);
 
 u32 rpcrdma2_tx_nmsgs(const struct rpcrdma2_tx *tx);
 int rpcrdma2_tx_next(struct rpcrdma2_tx *tx, void *buf, u32 *len);

@@ -36,6 +36,7 @@
 
 #include "rpcrdma2.h"
 #include "client/client.h"
+#include "server/server.h"
 #include "shared/codec.h"
 #include "shared/nego.h"
 #include "tests/env.h"
@@ -105,7 +106,7 @@ static __be32 rr2r_proc_put(struct svc_rqst *rqstp)
 static __be32 rr2r_proc_get(struct svc_rqst *rqstp)
 {
 	struct xdr_stream *xdr = &rqstp->rq_res_stream;
-	u32 seed, len, i, n, k;
+	u32 seed, len, i, n, k, pos;
 	u8 *p;
 
 	if (xdr_stream_decode_u32(&rqstp->rq_arg_stream, &seed) ||
@@ -114,6 +115,7 @@ static __be32 rr2r_proc_get(struct svc_rqst *rqstp)
 		return rpc_garbage_args;
 	if (xdr_stream_encode_u32(xdr, len) < 0)
 		return rpc_system_err;
+	pos = xdr_stream_pos(xdr);
 	for (i = 0; i < len; i += n) {
 		n = min_t(u32, len - i, PAGE_SIZE);
 		p = (u8 *)xdr_reserve_space(xdr, xdr_align_size(n));
@@ -124,6 +126,9 @@ static __be32 rr2r_proc_get(struct svc_rqst *rqstp)
 		memset(p + n, 0, xdr_align_size(n) - n);
 	}
 	xdr_commit_encode(xdr);		/* the last piece may straddle pages */
+	/* the data may go in a Write chunk, as nfsd's READ data does */
+	if (svc_encode_result_payload(rqstp, pos, len))
+		return rpc_system_err;
 	return rpc_success;
 }
 
@@ -1133,7 +1138,10 @@ static u32 rr2r_msg1(u8 *b, u32 xid)
 static u32 rr2r_take(struct kunit *test, struct rpcrdma2_test_ep *ep,
 		     u32 vers, struct rpcrdma2_hdr *h, u8 *pl)
 {
-	static const struct rpcrdma2_limits lim = { .max_segments = 1 };
+	static const struct rpcrdma2_limits lim = {
+		.max_write_chunks = RR2S_MAX_WRITE_CHUNKS,
+		.max_segments = 64,
+	};
 	u32 len, plen = 0;
 	int ret;
 
@@ -1242,10 +1250,10 @@ static void rr2r_svc_xid_mismatch_bad_xdr(struct kunit *test)
 }
 
 /*
- * V2-ERR-32, V2-ERR-33, V2-ERR-38: the server's CONNPROP says what it
- * takes (RSSIZ, RCSIZ), and its errors say the same: it takes no Read
- * chunk, so READ_CHUNKS says 0 however many were sent.  V2-PROP-13: a
- * second CONNPROP draws INVAL_HTYPE.
+ * V2-ERR-32, V2-ERR-38: the server's CONNPROP says what it takes
+ * (RSSIZ, RCSIZ), and its errors say the same: READ_CHUNKS says the
+ * most Read chunks it takes.  V2-PROP-13: a second CONNPROP draws
+ * INVAL_HTYPE.
  */
 static void rr2r_svc_limits_and_late_connprop(struct kunit *test)
 {
@@ -1283,7 +1291,7 @@ static void rr2r_svc_limits_and_late_connprop(struct kunit *test)
 	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
 	KUNIT_EXPECT_EQ(test, h.xid, 0xc1);
 	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_READ_CHUNKS);
-	KUNIT_EXPECT_EQ(test, h.err_arg[0], 0);
+	KUNIT_EXPECT_EQ(test, h.err_arg[0], RR2S_MAX_READ_CHUNKS);
 
 	n = rpcrdma2_nego_client_hello(&local, 0xc2, msg, sizeof(msg));
 	rr2r_raw_send(test, raw, msg, n);
@@ -1332,6 +1340,469 @@ static void rr2r_svc_no_cm_record(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, get_unaligned_be32(pl + 20),
 				RPC_SUCCESS);
 	}
+}
+
+/* ---- chunks, from a raw QP that registers memory as a client does ---- */
+
+struct rr2r_mr {
+	struct ib_device	*dev;
+	struct ib_mr		*mr;
+	struct page		**pages;
+	struct scatterlist	*sgl;
+	u32			npages;
+	int			nents;
+};
+
+static void rr2r_mr_free(void *data)
+{
+	struct rr2r_mr *m = data;
+	u32 i;
+
+	if (m->mr)
+		ib_dereg_mr(m->mr);
+	if (m->nents > 0)
+		ib_dma_unmap_sg(m->dev, m->sgl, m->npages, DMA_BIDIRECTIONAL);
+	for (i = 0; m->pages && i < m->npages; i++)
+		if (m->pages[i])
+			__free_page(m->pages[i]);
+	kfree(m->pages);
+	kfree(m->sgl);
+}
+
+/*
+ * @len zeroed octets registered for remote Read and Write on the raw
+ * client's QP (FRWR); the REG_MR work request goes out ahead of the
+ * next Send.  The cleanup runs before the connection's.
+ */
+static struct rr2r_mr *rr2r_mr(struct kunit *test,
+			       struct rpcrdma2_test_conn *raw, u32 len)
+{
+	struct rpcrdma2_test_ep *ep = &raw->client;
+	struct ib_reg_wr reg = { };
+	struct rr2r_mr *m;
+	u32 i;
+	int n;
+
+	m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	m->dev = ep->id->device;
+	m->npages = DIV_ROUND_UP(len, PAGE_SIZE);
+	m->pages = kcalloc(m->npages, sizeof(*m->pages), GFP_KERNEL);
+	m->sgl = kcalloc(m->npages, sizeof(*m->sgl), GFP_KERNEL);
+	n = kunit_add_action_or_reset(test, rr2r_mr_free, m);
+	KUNIT_ASSERT_EQ(test, n, 0);
+	KUNIT_ASSERT_TRUE(test, m->pages && m->sgl);
+	sg_init_table(m->sgl, m->npages);
+	for (i = 0; i < m->npages; i++) {
+		m->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		KUNIT_ASSERT_NOT_NULL(test, m->pages[i]);
+		sg_set_page(&m->sgl[i], m->pages[i], PAGE_SIZE, 0);
+	}
+	m->nents = ib_dma_map_sg(m->dev, m->sgl, m->npages, DMA_BIDIRECTIONAL);
+	KUNIT_ASSERT_GT(test, m->nents, 0);
+	m->mr = ib_alloc_mr(ep->ep.pd, IB_MR_TYPE_MEM_REG, m->npages);
+	if (IS_ERR(m->mr)) {
+		n = PTR_ERR(m->mr);
+		m->mr = NULL;
+		KUNIT_FAIL_AND_ABORT(test, "ib_alloc_mr: %d", n);
+	}
+	n = ib_map_mr_sg(m->mr, m->sgl, m->nents, NULL, PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, n, m->nents);
+	reg.wr.opcode = IB_WR_REG_MR;
+	reg.mr = m->mr;
+	reg.key = m->mr->rkey;
+	reg.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ |
+		     IB_ACCESS_REMOTE_WRITE;
+	KUNIT_ASSERT_EQ(test, 0, ib_post_send(ep->id->qp, &reg.wr, NULL));
+	return m;
+}
+
+/* What a Requester takes in a Reply: Write list and Reply chunk. */
+static const struct rpcrdma2_limits rr2r_reply_lim = {
+	.max_write_chunks	= RR2S_MAX_WRITE_CHUNKS,
+	.max_segments		= RR2S_MAX_SEGS,
+};
+
+/* A segment of @len octets at @off of @m. */
+static struct rpcrdma2_segment rr2r_seg(const struct rr2r_mr *m, u32 off,
+					u32 len)
+{
+	return (struct rpcrdma2_segment){
+		.handle	= m->mr->rkey,
+		.length	= len,
+		.offset	= m->mr->iova + off,
+	};
+}
+
+static u8 *rr2r_mr_at(struct rr2r_mr *m, u32 off)
+{
+	return (u8 *)page_address(m->pages[off >> PAGE_SHIFT]) +
+	       offset_in_page(off);
+}
+
+static void rr2r_mr_put(struct rr2r_mr *m, u32 off, const u8 *src, u32 len)
+{
+	for (; len; len--)
+		*rr2r_mr_at(m, off++) = *src++;
+}
+
+static void rr2r_mr_fill(struct rr2r_mr *m, u32 off, u32 len, u32 seed)
+{
+	u32 i;
+
+	for (i = 0; i < len; i++)
+		*rr2r_mr_at(m, off + i) = rr2r_byte(seed, i);
+}
+
+static bool rr2r_mr_verify(struct rr2r_mr *m, u32 off, u32 len, u32 seed)
+{
+	u32 i;
+
+	/* rxe and siw use virtual DMA: no sync stands between */
+	for (i = 0; i < len; i++)
+		if (*rr2r_mr_at(m, off + i) != rr2r_byte(seed, i))
+			return false;
+	return true;
+}
+
+/* The header of a Call with chunks, then its inline payload. */
+static u32 rr2r_chunk_call(u8 *b, u32 vers, u32 xid, bool nomsg, u32 inv,
+			   const struct rpcrdma2_chunk_out *reads, u32 nr,
+			   const struct rpcrdma2_chunk_out *writes, u32 nw,
+			   const struct rpcrdma2_chunk_out *reply)
+{
+	struct rpcrdma2_msg_out m = {
+		.xid		= xid,
+		.vers		= vers,
+		.credit		= rpcrdma2_credit_out(vers, 8),
+		.htype		= nomsg ? RDMA2_NOMSG : RDMA2_MSG,
+		.inv_handle	= inv,
+		.nr_reads	= nr,
+		.reads		= reads,
+		.nr_writes	= nw,
+		.writes		= writes,
+		.reply		= reply,
+	};
+
+	return rpcrdma2_encode_msg(b, 1024, &m);
+}
+
+/* PUT or GET arguments after a 40-octet Call header: seed, length. */
+static u32 rr2r_args(u8 *p, u32 seed, u32 len)
+{
+	put_unaligned_be32(seed, p);
+	put_unaligned_be32(len, p + 4);
+	return 8;
+}
+
+/*
+ * A raw client of @vers on a fresh connection: Version 2 is settled
+ * first, Version 1 needs nothing.
+ */
+static struct rpcrdma2_test_conn *rr2r_raw_vers(struct kunit *test, u32 vers)
+{
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_hdr h;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	raw = rr2r_raw(test);
+	if (vers == RPCRDMA2_VERS_2)
+		rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	return raw;
+}
+
+/*
+ * V2-CHUNK-19, V2-CHUNK-20, V2-CHUNK-24, V2-CHUNK-25, V2-CHUNK-10: the
+ * GET data goes into the Write chunk, unpadded, the Reply's Write list
+ * says how much, and the inline Reply has neither the data nor its pad.
+ * V2-RINV-04 (rdma_inv_handle) and CMP-RINV-03 (Version 1, R set by both
+ * ends, one rkey): the Reply is a Send With Invalidate of that rkey.
+ */
+static void rr2r_svc_write_chunk(struct kunit *test, u32 vers)
+{
+	const u32 len = 50001, seed = 0x5eed;
+	struct rpcrdma2_test_conn *raw = rr2r_raw_vers(test, vers);
+	struct rpcrdma2_recv *rv = &raw->client.ep.recvs[0];
+	struct rpcrdma2_segment seg, echo;
+	struct rpcrdma2_chunk_out w;
+	struct rr2r_mr *m;
+	struct rpcrdma2_hdr h;
+	u8 msg[512], pl[64];
+	u32 n, plen, rkey;
+	bool inv;
+
+	m = rr2r_mr(test, raw, 65536);
+	seg = rr2r_seg(m, 0, 65536);
+	rkey = seg.handle;
+	w = (struct rpcrdma2_chunk_out){ .nsegs = 1, .segs = &seg };
+	n = rr2r_chunk_call(msg, vers, 0xe1, false, rkey, NULL, 0, &w, 1,
+			    NULL);
+	n += rr2r_rpc_call(msg + n, 0xe1, RR2R_PROG, RR2R_GET);
+	n += rr2r_args(msg + n, seed, len);
+	rr2r_raw_send(test, raw, msg, n);
+
+	KUNIT_ASSERT_EQ(test, 0, rpcrdma2_test_wait_recv(&raw->client));
+	inv = rv->remote_inv && rv->inv_rkey == rkey;
+	n = rpcrdma2_decode_hdr(rv->buf, rv->len, vers, &rr2r_reply_lim, &h);
+	KUNIT_ASSERT_EQ(test, n, 0);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+	KUNIT_ASSERT_EQ(test, h.writes.chunks, 1);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_write_chunk(rv->buf, &h, 0, 0, &echo),
+			1);
+	plen = rv->len - h.hdrlen;
+	memcpy(pl, (u8 *)rv->buf + h.hdrlen, min_t(u32, plen, sizeof(pl)));
+	KUNIT_ASSERT_EQ(test, 0, rpcrdma2_test_post_recv(&raw->client));
+
+	KUNIT_EXPECT_EQ(test, echo.length, len);
+	KUNIT_EXPECT_EQ(test, echo.handle, rkey);
+	KUNIT_EXPECT_EQ(test, echo.offset, seg.offset);
+	/* RPC Reply (24) and the length word: no data, no padding */
+	KUNIT_EXPECT_EQ(test, plen, 28);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(pl + 20), RPC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(pl + 24), len);
+	KUNIT_EXPECT_TRUE(test, rr2r_mr_verify(m, 0, len, seed));
+	KUNIT_EXPECT_EQ(test, *rr2r_mr_at(m, len), 0);	/* V2-CHUNK-24 */
+	KUNIT_EXPECT_TRUE_MSG(test, inv, "remote_inv %d rkey %x, want %x",
+			      rv->remote_inv, rv->inv_rkey, rkey);
+}
+
+static void rr2r_svc_write_chunk_v1(struct kunit *test)
+{
+	rr2r_svc_write_chunk(test, RPCRDMA2_VERS_1);
+}
+
+static void rr2r_svc_write_chunk_v2(struct kunit *test)
+{
+	rr2r_svc_write_chunk(test, RPCRDMA2_VERS_2);
+}
+
+/* Send a PUT Call and expect its Reply to say (ok, @len). */
+static void rr2r_expect_put_ok(struct kunit *test,
+			       struct rpcrdma2_test_conn *raw, u32 vers,
+			       const u8 *msg, u32 n, u32 xid, u32 len)
+{
+	struct rpcrdma2_hdr h;
+	u8 pl[64];
+	u32 plen;
+
+	rr2r_raw_send(test, raw, msg, n);
+	plen = rr2r_take(test, &raw->client, vers, &h, pl);
+	KUNIT_ASSERT_EQ_MSG(test, h.htype, RDMA2_MSG, "err %u", h.err);
+	KUNIT_EXPECT_EQ(test, h.xid, xid);
+	KUNIT_ASSERT_EQ(test, plen, 32);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(pl + 20), RPC_SUCCESS);
+	KUNIT_EXPECT_EQ_MSG(test, get_unaligned_be32(pl + 24), 1,
+			    "the server saw other octets than were sent");
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(pl + 28), len);
+}
+
+/*
+ * V2-CHUNK-14, V2-CHUNK-15, V2-CHUNK-16: PUT data of odd length in a
+ * Read chunk at its Position, pulled and padded by the server; then
+ * V2-SPEC-01, V2-SPEC-02, V2-SPEC-07: a Special Format Call (NOMSG)
+ * whose whole RPC message is a Position-Zero Read chunk of two
+ * segments, which the server joins in list order.
+ */
+static void rr2r_svc_read_chunks(struct kunit *test, u32 vers)
+{
+	const u32 len = 10001, seed = 0xfeed, pz_len = 3001;
+	struct rpcrdma2_test_conn *raw = rr2r_raw_vers(test, vers);
+	struct rpcrdma2_segment segs[2];
+	struct rpcrdma2_chunk_out rd;
+	struct rr2r_mr *m;
+	u8 msg[512], call[48];
+	u32 n, pz;
+
+	/* a Version 1 Reply may invalidate it: one MR per Call */
+	m = rr2r_mr(test, raw, 16384);
+	rr2r_mr_fill(m, 0, len, seed);
+	segs[0] = rr2r_seg(m, 0, len);
+	rd = (struct rpcrdma2_chunk_out){ .nsegs = 1, .segs = segs,
+					  .position = 48 };
+	n = rr2r_chunk_call(msg, vers, 0xe2, false, 0, &rd, 1, NULL, 0, NULL);
+	n += rr2r_rpc_call(msg + n, 0xe2, RR2R_PROG, RR2R_PUT);
+	n += rr2r_args(msg + n, seed, len);
+	rr2r_expect_put_ok(test, raw, vers, msg, n, 0xe2, len);
+
+	/* the whole Call at 4096: header, arguments, data, padding */
+	m = rr2r_mr(test, raw, 16384);
+	pz = 4096;
+	rr2r_rpc_call(call, 0xe3, RR2R_PROG, RR2R_PUT);
+	rr2r_args(call + 40, seed, pz_len);
+	rr2r_mr_put(m, pz, call, sizeof(call));
+	rr2r_mr_fill(m, pz + 48, pz_len, seed);
+	segs[0] = rr2r_seg(m, pz, 1000);
+	segs[1] = rr2r_seg(m, pz + 1000, 48 + round_up(pz_len, 4) - 1000);
+	rd = (struct rpcrdma2_chunk_out){ .nsegs = 2, .segs = segs };
+	n = rr2r_chunk_call(msg, vers, 0xe3, true, 0, &rd, 1, NULL, 0, NULL);
+	rr2r_expect_put_ok(test, raw, vers, msg, n, 0xe3, pz_len);
+}
+
+static void rr2r_svc_read_chunks_v1(struct kunit *test)
+{
+	rr2r_svc_read_chunks(test, RPCRDMA2_VERS_1);
+}
+
+static void rr2r_svc_read_chunks_v2(struct kunit *test)
+{
+	rr2r_svc_read_chunks(test, RPCRDMA2_VERS_2);
+}
+
+/*
+ * V2-SPEC-05, E-17: a Reply beyond the inline threshold goes into the
+ * Reply chunk the Call provided (not continued, on Version 2 either),
+ * as RDMA_NOMSG / RDMA2_NOMSG with the Reply chunk's length written.
+ */
+static void rr2r_svc_reply_chunk(struct kunit *test, u32 vers)
+{
+	const u32 len = 6000, seed = 0xbeef;
+	struct rpcrdma2_test_conn *raw = rr2r_raw_vers(test, vers);
+	struct rpcrdma2_segment seg, echo;
+	struct rpcrdma2_chunk_out rc;
+	struct rr2r_mr *m;
+	struct rpcrdma2_hdr h;
+	u8 msg[512], head[28];
+	u32 n;
+
+	m = rr2r_mr(test, raw, 16384);
+	seg = rr2r_seg(m, 0, 16384);
+	rc = (struct rpcrdma2_chunk_out){ .nsegs = 1, .segs = &seg };
+	n = rr2r_chunk_call(msg, vers, 0xe4, false, 0, NULL, 0, NULL, 0, &rc);
+	n += rr2r_rpc_call(msg + n, 0xe4, RR2R_PROG, RR2R_GET);
+	n += rr2r_args(msg + n, seed, len);
+	rr2r_raw_send(test, raw, msg, n);
+	KUNIT_ASSERT_EQ(test, 0, rpcrdma2_test_wait_recv(&raw->client));
+	n = rpcrdma2_decode_hdr(rpcrdma2_test_recv_buf(&raw->client),
+				rpcrdma2_test_recv_len(&raw->client), vers,
+				&rr2r_reply_lim, &h);
+	KUNIT_ASSERT_EQ(test, n, 0);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_NOMSG);
+	KUNIT_ASSERT_EQ(test, h.reply.chunks, 1);
+	rpcrdma2_reply_chunk(rpcrdma2_test_recv_buf(&raw->client), &h, 0,
+			     &echo);
+	KUNIT_ASSERT_EQ(test, 0, rpcrdma2_test_post_recv(&raw->client));
+	KUNIT_EXPECT_EQ(test, echo.length, 28 + len);
+	memcpy(head, rr2r_mr_at(m, 0), sizeof(head));
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(head), 0xe4);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(head + 20), RPC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(head + 24), len);
+	KUNIT_EXPECT_TRUE(test, rr2r_mr_verify(m, 28, len, seed));
+}
+
+static void rr2r_svc_reply_chunk_v1(struct kunit *test)
+{
+	rr2r_svc_reply_chunk(test, RPCRDMA2_VERS_1);
+}
+
+static void rr2r_svc_reply_chunk_v2(struct kunit *test)
+{
+	rr2r_svc_reply_chunk(test, RPCRDMA2_VERS_2);
+}
+
+/* Expect the next message to be RDMA2_ERROR @err for @xid. */
+static void rr2r_expect_err(struct kunit *test, struct rpcrdma2_test_conn *raw,
+			    u32 xid, u32 err, u32 arg0, u32 arg1)
+{
+	struct rpcrdma2_hdr h;
+
+	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_ERROR);
+	KUNIT_EXPECT_EQ(test, h.xid, xid);
+	KUNIT_EXPECT_EQ_MSG(test, h.err, err, "xid 0x%x", xid);
+	KUNIT_EXPECT_EQ_MSG(test, h.err_arg[0], arg0, "xid 0x%x", xid);
+	KUNIT_EXPECT_EQ_MSG(test, h.err_arg[1], arg1, "xid 0x%x", xid);
+}
+
+/*
+ * Hostile chunk lists (V2-SEC-17): each gets the protocol's error and
+ * the connection carries on; a handle that was never registered costs
+ * only that connection (V2-ERR-50), and another client of the same
+ * server is not disturbed.
+ *   V2-ERR-38: a Write chunk of RCSIZ + 1 segments -> SEGMENTS(32);
+ *   V2-ERR-40, V2-ERR-41, V2-ERR-42: a Write chunk too small for the
+ *     data -> WRITE_RESOURCE(index 1, length needed);
+ *   V2-ERR-51: a Read chunk Position past the inline octets, a Read
+ *     chunk longer than any Call, a segment whose offset wraps ->
+ *     BAD_XDR.
+ */
+static void rr2r_svc_hostile_chunks(struct kunit *test)
+{
+	struct rpcrdma2_segment segs[RR2S_MAX_SEGS + 1];
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_chunk_out ck;
+	struct rpc_clnt *clnt;
+	struct page **pages;
+	struct rr2r_mr *m;
+	u8 msg[1024];
+	u32 n, i;
+
+	raw = rr2r_raw_vers(test, RPCRDMA2_VERS_2);
+	m = rr2r_mr(test, raw, 8192);
+	for (i = 0; i < ARRAY_SIZE(segs); i++)
+		segs[i] = rr2r_seg(m, 0, 8);
+	ck = (struct rpcrdma2_chunk_out){ .nsegs = ARRAY_SIZE(segs),
+					  .segs = segs };
+	n = rr2r_chunk_call(msg, RPCRDMA2_VERS_2, 0xf1, false, 0, NULL, 0,
+			    &ck, 1, NULL);
+	n += rr2r_rpc_call(msg + n, 0xf1, RR2R_PROG, RR2R_GET);
+	n += rr2r_args(msg + n, 1, 100);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_expect_err(test, raw, 0xf1, RDMA2_ERR_SEGMENTS, RR2S_MAX_SEGS, 0);
+
+	segs[0] = rr2r_seg(m, 0, 4000);
+	ck = (struct rpcrdma2_chunk_out){ .nsegs = 1, .segs = segs };
+	n = rr2r_chunk_call(msg, RPCRDMA2_VERS_2, 0xf2, false, 0, NULL, 0,
+			    &ck, 1, NULL);
+	n += rr2r_rpc_call(msg + n, 0xf2, RR2R_PROG, RR2R_GET);
+	n += rr2r_args(msg + n, 1, 5000);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_expect_err(test, raw, 0xf2, RDMA2_ERR_WRITE_RESOURCE, 1, 5000);
+
+	segs[0] = rr2r_seg(m, 0, 100);
+	ck = (struct rpcrdma2_chunk_out){ .nsegs = 1, .segs = segs,
+					  .position = 4096 };
+	n = rr2r_chunk_call(msg, RPCRDMA2_VERS_2, 0xf3, false, 0, &ck, 1,
+			    NULL, 0, NULL);
+	n += rr2r_rpc_call(msg + n, 0xf3, RR2R_PROG, RR2R_PUT);
+	n += rr2r_args(msg + n, 1, 100);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_expect_err(test, raw, 0xf3, RDMA2_ERR_BAD_XDR, 0, 0);
+
+	segs[0] = rr2r_seg(m, 0, 0x7fffffff);
+	ck.position = 48;
+	n = rr2r_chunk_call(msg, RPCRDMA2_VERS_2, 0xf4, false, 0, &ck, 1,
+			    NULL, 0, NULL);
+	n += rr2r_rpc_call(msg + n, 0xf4, RR2R_PROG, RR2R_PUT);
+	n += rr2r_args(msg + n, 1, 0x7fffffff);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_expect_err(test, raw, 0xf4, RDMA2_ERR_BAD_XDR, 0, 0);
+
+	segs[0] = rr2r_seg(m, 0, 100);
+	segs[0].offset = U64_MAX - 10;
+	n = rr2r_chunk_call(msg, RPCRDMA2_VERS_2, 0xf5, false, 0, &ck, 1,
+			    NULL, 0, NULL);
+	n += rr2r_rpc_call(msg + n, 0xf5, RR2R_PROG, RR2R_PUT);
+	n += rr2r_args(msg + n, 1, 100);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_expect_err(test, raw, 0xf5, RDMA2_ERR_BAD_XDR, 0, 0);
+
+	/* an rkey that was never registered: the RDMA Read fails */
+	segs[0] = rr2r_seg(m, 0, 100);
+	segs[0].handle ^= 0x5a5a5a00;
+	n = rr2r_chunk_call(msg, RPCRDMA2_VERS_2, 0xf6, false, 0, &ck, 1,
+			    NULL, 0, NULL);
+	n += rr2r_rpc_call(msg + n, 0xf6, RR2R_PROG, RR2R_PUT);
+	n += rr2r_args(msg + n, 1, 100);
+	memcpy(rpcrdma2_test_send_buf(&raw->client), msg, n);
+	KUNIT_ASSERT_EQ(test, 0, rpcrdma2_test_post_send(&raw->client, n));
+	/* the failed Read breaks the QP at both ends: the Send may flush */
+	rpcrdma2_test_wait_send(&raw->client);
+	KUNIT_EXPECT_NE_MSG(test, 0, rpcrdma2_test_wait_recv(&raw->client),
+			    "the connection outlived a bad rkey");
+
+	clnt = rr2r_clnt(test);
+	pages = rr2r_pages(test);
+	rr2r_roundtrip(test, clnt, pages, 100000);
 }
 
 /* The server-side svc_xprt of a raw client's connection, referenced. */
@@ -1543,6 +2014,13 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_limits_and_late_connprop,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_no_cm_record, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_write_chunk_v1, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_write_chunk_v2, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_read_chunks_v1, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_read_chunks_v2, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_reply_chunk_v1, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_reply_chunk_v2, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_hostile_chunks, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_backchannel_brs, rr2r_link_gen_params),
 	{}
 };

@@ -208,6 +208,62 @@ TRACE_EVENT(rpcrdma2_svc_grant,
 		      __entry->old, __entry->grant)
 );
 
+/* Server: one batch of RDMA Reads (a Call's Read chunks) or Writes. */
+TRACE_EVENT(rpcrdma2_svc_rw,
+	    TP_PROTO(const void *addr, int dir, u32 nctxs, u32 nwrs, int status),
+	    TP_ARGS(addr, dir, nctxs, nwrs, status),
+	    TP_STRUCT__entry(__sockaddr(addr, sizeof(struct sockaddr_in6))
+			     __field(int, dir)
+			     __field(u32, nctxs)
+			     __field(u32, nwrs)
+			     __field(int, status)),
+	    TP_fast_assign(__assign_sockaddr(addr, addr, sizeof(struct sockaddr_in6));
+			   __entry->dir = dir;
+			   __entry->nctxs = nctxs;
+			   __entry->nwrs = nwrs;
+			   __entry->status = status;),
+	    TP_printk("peer=%pISpc %s segments=%u wrs=%u status=%d",
+		      __get_sockaddr(addr),
+		      __entry->dir == DMA_FROM_DEVICE ? "read" : "write",
+		      __entry->nctxs, __entry->nwrs, __entry->status)
+);
+
+/* Server: how a Call's chunks were used. */
+TRACE_EVENT(rpcrdma2_svc_chunks,
+	    TP_PROTO(u32 xid, u32 reads, u32 writes, bool reply, u32 pulled),
+	    TP_ARGS(xid, reads, writes, reply, pulled),
+	    TP_STRUCT__entry(__field(u32, xid)
+			     __field(u32, reads)
+			     __field(u32, writes)
+			     __field(bool, reply)
+			     __field(u32, pulled)),
+	    TP_fast_assign(__entry->xid = xid;
+			   __entry->reads = reads;
+			   __entry->writes = writes;
+			   __entry->reply = reply;
+			   __entry->pulled = pulled;),
+	    TP_printk("xid=0x%08x read_segments=%u write_chunks=%u reply_chunk=%d pulled=%u",
+		      __entry->xid, __entry->reads, __entry->writes,
+		      __entry->reply, __entry->pulled)
+);
+
+/* Server: how a Reply went (format, octets written, invalidation). */
+TRACE_EVENT(rpcrdma2_svc_reply_chunks,
+	    TP_PROTO(u32 xid, const char *format, u32 written, u32 inv_rkey),
+	    TP_ARGS(xid, format, written, inv_rkey),
+	    TP_STRUCT__entry(__field(u32, xid)
+			     __string(format, format)
+			     __field(u32, written)
+			     __field(u32, inv_rkey)),
+	    TP_fast_assign(__entry->xid = xid;
+			   __assign_str(format);
+			   __entry->written = written;
+			   __entry->inv_rkey = inv_rkey;),
+	    TP_printk("xid=0x%08x %s rdma_written=%u inv_rkey=0x%08x",
+		      __entry->xid, __get_str(format), __entry->written,
+		      __entry->inv_rkey)
+);
+
 #endif /* _TRACE_RPCRDMA2_H */
 
 #include <trace/define_trace.h>

@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rpcrdma2 server half: the receive side.
+ *
+ * Receive completions (the CQ's work item, one at a time): the first
+ * message settles the version (seed 001 4.2.3; a CONNPROP is answered
+ * with ours, a version above rdmavers with ERR_VERS).  After that each
+ * message is decoded by the shared codec; rejections are answered with
+ * the error the codec names (V2-SEC-17, in the RFC 8166 layout on
+ * Version 1) or dropped silently.  A Call's chunk lists are copied out
+ * of its Receive and checked.  A message that is not continued is
+ * queued as it is and its Receive is held until an nfsd thread copies
+ * it out (at most one per credit); the parts of a continued message are
+ * copied into pages at once and their Receives reposted, so a sequence
+ * only ever occupies the window.  A Special Format Call (RDMA_NOMSG /
+ * RDMA2_NOMSG) has no inline payload at all: only its chunks are kept.
+ *
+ * ->xpo_recvfrom (an nfsd thread): takes one queued Call.  Without
+ * Read chunks its octets are copied into the rqstp's pages.  With Read
+ * chunks the Call is rebuilt there: the inline octets up to each
+ * chunk's Position, the chunk pulled by RDMA Read, its XDR roundup
+ * padding (the Requester leaves it out, V2-CHUNK-16), then the rest
+ * (V2-CHUNK-14, V2-CHUNK-15).  Every Position and length was checked
+ * against the message and the rqstp's room before any RDMA is posted
+ * (V2-SEC-17).  The Call's Write and Reply chunks travel on to
+ * ->xpo_sendto in the per-Call context (struct rr2s_rctx).
+ *
+ * Called by: the endpoint (completions), net/sunrpc (svc_xprt_ops).
+ */
+
+#include <linux/highmem.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/sunrpc/svc.h>
+#include <linux/sunrpc/svc_xprt.h>
+#include <linux/unaligned.h>
+
+#include "rpcrdma2.h"
+#include "server/server.h"
+#include <trace/events/rpcrdma2.h>
+
+/* ---- receive side: the CQ work item ---- */
+
+static void rr2s_repost(struct rr2s_conn *c, struct rpcrdma2_recv *rv)
+{
+	if (rpcrdma2_ep_post_recv(rv))
+		rr2s_close(c);
+}
+
+/* A queued message that is not a Receive slot: its pages and itself. */
+void rr2s_msg_free(struct rr2s_msg *m)
+{
+	u32 i;
+
+	for (i = 0; i < m->npages; i++)
+		put_page(m->pages[i]);
+	kfree(m->pages);
+	kfree(m->ch);
+	kfree(m);
+}
+
+/* Append a continuation part to the message being reassembled. */
+static int rr2s_asm_append(struct rr2s_conn *c, const u8 *src, u32 len)
+{
+	struct rr2s_msg *m = c->asm_msg;
+
+	if (!m) {
+		m = kzalloc(sizeof(*m), GFP_KERNEL);
+		if (!m)
+			return -ENOMEM;
+		m->pages = kcalloc(DIV_ROUND_UP(c->asm_max, PAGE_SIZE),
+				   sizeof(*m->pages), GFP_KERNEL);
+		if (!m->pages) {
+			kfree(m);
+			return -ENOMEM;
+		}
+		c->asm_msg = m;
+	}
+	while (len) {
+		u32 pg = m->len >> PAGE_SHIFT, off = offset_in_page(m->len);
+		u32 n = min_t(u32, len, PAGE_SIZE - off);
+
+		if (pg == m->npages) {
+			m->pages[pg] = alloc_page(GFP_KERNEL);
+			if (!m->pages[pg])
+				return -ENOMEM;
+			m->npages++;
+		}
+		memcpy_to_page(m->pages[pg], off, src, n);
+		m->len += n;
+		src += n;
+		len -= n;
+	}
+	return 0;
+}
+
+void rr2s_asm_drop(struct rr2s_conn *c)
+{
+	if (c->asm_msg)
+		rr2s_msg_free(c->asm_msg);
+	c->asm_msg = NULL;
+}
+
+static void rr2s_queue(struct rr2s_conn *c, struct rr2s_msg *m)
+{
+	struct svc_xprt *xprt = &c->b.xprt;
+
+	spin_lock(&c->rq_lock);
+	list_add_tail(&m->list, &c->ready);
+	spin_unlock(&c->rq_lock);
+	rr2s_queue_grant(c);
+	set_bit(XPT_DATA, &xprt->xpt_flags);
+	svc_xprt_enqueue(xprt);
+}
+
+/* Forget the message being reassembled (V2-ERR-23). */
+static void rr2s_asm_abort(struct rr2s_conn *c, const struct rpcrdma2_hdr *h)
+{
+	rpcrdma2_reasm_abort(&c->reasm, h);
+	rr2s_asm_drop(c);
+	c->asm_call = false;
+}
+
+/*
+ * The first message of an RPC message.  Returns 0, or the error to
+ * answer it with: BAD_XDR when rdma_xid is not the RPC XID (V2-ERR-26;
+ * ERR_CHUNK on Version 1, RFC 8166 section 4.5.2) or when the flags
+ * contradict the payload.
+ */
+static int rr2s_msg_start(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
+			  const void *payload, u32 plen)
+{
+	bool ok;
+
+	c->asm_call = rpcrdma2_rpc_msg_is_call(h, payload, plen, &ok);
+	if (!ok || !rpcrdma2_rpc_xid_ok(h, payload, plen))
+		return RDMA2_ERR_BAD_XDR;
+	return 0;
+}
+
+/* A segment whose octets would wrap the client's address space. */
+static bool rr2s_seg_wraps(const struct rpcrdma2_segment *seg)
+{
+	return seg->offset + seg->length < seg->offset;
+}
+
+/* Copy one counted array (a Write chunk or the Reply chunk). */
+static int rr2s_copy_wchunk(struct rr2s_chunks *ch, struct rr2s_wchunk *w,
+			    const void *buf, const struct rpcrdma2_hdr *h,
+			    int which)
+{
+	struct rpcrdma2_segment seg;
+	u32 i, n;
+
+	n = which < 0 ? rpcrdma2_reply_chunk(buf, h, 0, &seg) :
+			rpcrdma2_write_chunk(buf, h, which, 0, &seg);
+	w->first = ch->nsegs;
+	w->nsegs = n;
+	w->capacity = 0;
+	for (i = 0; i < n; i++) {
+		struct rpcrdma2_segment *s = &ch->segs[ch->nsegs++];
+
+		if (which < 0)
+			rpcrdma2_reply_chunk(buf, h, i, s);
+		else
+			rpcrdma2_write_chunk(buf, h, which, i, s);
+		if (rr2s_seg_wraps(s))
+			return RDMA2_ERR_BAD_XDR;
+		w->capacity += s->length;
+	}
+	return 0;
+}
+
+/*
+ * Copy a Call's chunk lists out of its Receive.  The codec has already
+ * bounded every count by rr2s_limits; here each segment is checked
+ * for an offset that wraps, and the Read segments are ordered by
+ * Position, keeping the list order within a Position (V2-CHUNK-14).
+ * Returns 0 or the error to answer with.
+ */
+static int rr2s_chunks_copy(const void *buf, const struct rpcrdma2_hdr *h,
+			    struct rr2s_chunks **out)
+{
+	u32 nws = h->writes.segments + h->reply.segments;
+	u32 nrs = h->reads.segments, i, j;
+	struct rr2s_chunks *ch;
+	int err = 0;
+
+	ch = kzalloc(struct_size(ch, segs, nws) +
+		     nrs * (sizeof(*ch->read_segs) + sizeof(*ch->read_pos)),
+		     GFP_KERNEL);
+	if (!ch)
+		return -ENOMEM;
+	ch->nomsg = h->htype == RDMA2_NOMSG;
+	ch->xid = h->xid;
+	ch->inv_handle = h->inv_handle;
+	ch->read_segs = (struct rpcrdma2_segment *)&ch->segs[nws];
+	ch->read_pos = (u32 *)&ch->read_segs[nrs];
+	for (i = 0; i < nrs; i++) {
+		struct rpcrdma2_segment seg;
+		u32 pos;
+
+		rpcrdma2_read_seg(buf, h, i, &pos, &seg);
+		if (rr2s_seg_wraps(&seg))
+			err = RDMA2_ERR_BAD_XDR;
+		/* insertion by Position, stable: at most a few dozen */
+		for (j = ch->nreads; j && ch->read_pos[j - 1] > pos; j--) {
+			ch->read_pos[j] = ch->read_pos[j - 1];
+			ch->read_segs[j] = ch->read_segs[j - 1];
+		}
+		ch->read_pos[j] = pos;
+		ch->read_segs[j] = seg;
+		ch->nreads++;
+	}
+	for (i = 0; !err && i < h->writes.chunks; i++)
+		err = rr2s_copy_wchunk(ch, &ch->writes[i], buf, h, i);
+	ch->nwrites = h->writes.chunks;
+	ch->has_reply = h->reply.chunks;
+	if (!err && ch->has_reply)
+		err = rr2s_copy_wchunk(ch, &ch->reply, buf, h, -1);
+	if (err) {
+		kfree(ch);
+		return err;
+	}
+	*out = ch;
+	return 0;
+}
+
+/*
+ * An RDMA_MSG / RDMA2_MSG Call, or a Special Format one (NOMSG).
+ * Returns true if the Receive was kept (queued for nfsd), false if the
+ * caller reposts it.
+ */
+static bool rr2s_recv_call(struct rr2s_conn *c, struct rpcrdma2_recv *rv,
+			   const struct rpcrdma2_hdr *h)
+{
+	bool nomsg = h->htype == RDMA2_NOMSG;
+	const u8 *payload = (const u8 *)rv->buf + h->hdrlen;
+	u32 plen = nomsg ? 0 : rv->len - h->hdrlen;
+	bool more = h->flags & RDMA2_F_MORE;
+	struct rr2s_chunks *ch = NULL;
+	enum rpcrdma2_reasm_verdict v;
+	struct rr2s_msg *m;
+	int err;
+
+	v = rpcrdma2_reasm_add(&c->reasm, h, plen);
+	switch (v) {
+	case RPCRDMA2_REASM_DISCARD:
+		return false;
+	case RPCRDMA2_REASM_FAULT:			/* V2-ERR-22 */
+		rr2s_asm_drop(c);
+		rr2s_send_error(c, h, RDMA2_ERR_INVAL_CONT, 0);
+		return false;
+	default:
+		break;
+	}
+	/* only a final message has chunks (V2-CONT-08, the codec) */
+	err = rpcrdma2_hdr_has_chunks(h) ? rr2s_chunks_copy(rv->buf, h, &ch) :
+					   0;
+	if (!err && nomsg && (!ch || !ch->nreads || ch->read_pos[0]))
+		err = RDMA2_ERR_BAD_XDR;	/* V2-SPEC-02: no PZ chunk */
+	if (!err && !nomsg && c->reasm.nmsgs == 1)
+		err = rr2s_msg_start(c, h, payload, plen);
+	if (err) {
+		rr2s_asm_abort(c, h);
+		if (err == -ENOMEM)
+			rr2s_close(c);
+		else
+			rr2s_send_error(c, h, err, 0);
+		return false;
+	}
+	if (nomsg) {
+		/* V2-SPEC-01: the whole Call is in its Read chunks */
+		m = kzalloc(sizeof(*m), GFP_KERNEL);
+		if (!m) {
+			kfree(ch);
+			rr2s_close(c);
+			return false;
+		}
+		m->ch = ch;
+		rr2s_queue(c, m);
+		return false;
+	}
+	if (v == RPCRDMA2_REASM_DONE && c->reasm.nmsgs == 1) {
+		if (!c->asm_call) {
+			/* a Reply to one of our reverse Calls (RFC 8167) */
+			kfree(ch);
+			rr2s_bc_reply(c, payload, plen, NULL);
+			return false;
+		}
+		m = &c->slots[rv - c->ep.recvs];
+		m->rv = rv;
+		m->off = h->hdrlen;
+		m->len = plen;
+		m->ch = ch;
+		rr2s_queue(c, m);
+		return true;
+	}
+	if (rr2s_asm_append(c, payload, plen)) {
+		kfree(ch);
+		rr2s_asm_abort(c, h);
+		rr2s_close(c);
+		return false;
+	}
+	if (rpcrdma2_seq_ack_due(c->reasm.nmsgs, more))
+		rr2s_send_grant(c);
+	if (!more) {
+		m = c->asm_msg;
+		c->asm_msg = NULL;
+		m->ch = ch;
+		if (c->asm_call) {
+			rr2s_queue(c, m);
+		} else {
+			rr2s_bc_reply(c, NULL, m->len, m->pages);
+			rr2s_msg_free(m);
+		}
+	}
+	return false;
+}
+
+/*
+ * The first message(s) of a connection settle its version.  Returns
+ * true when the message is an RPC to process as usual.
+ */
+static bool rr2s_negotiate(struct rr2s_conn *c, struct rpcrdma2_recv *rv)
+{
+	u8 out[RPCRDMA2_V1_DEF_INLINE];
+	enum rpcrdma2_nego n;
+	u32 outlen;
+
+	n = rpcrdma2_nego_server_recv(&c->conn, &c->local, rv->buf, rv->len,
+				      out, sizeof(out), &outlen);
+	if (n == RPCRDMA2_NEGO_REPLY || n == RPCRDMA2_NEGO_REJECT ||
+	    n == RPCRDMA2_NEGO_REJECT_REPLY)
+		rr2s_send_ctrl(c, out, outlen);
+	if (n == RPCRDMA2_NEGO_REJECT_REPLY)	/* E-35: then our CONNPROP */
+		rr2s_send_ctrl(c, out, rpcrdma2_nego_server_hello(&c->local, out,
+								  sizeof(out)));
+	else if (n == RPCRDMA2_NEGO_FAIL)
+		rr2s_close(c);
+	if (c->conn.vers && n != RPCRDMA2_NEGO_MORE) {
+		trace_rpcrdma2_svc_settled(&c->b.xprt.xpt_remote,
+					   c->conn.vers, c->conn.send_inline,
+					   c->conn.recv_inline);
+		pr_info_ratelimited("rpcrdma2: client %pISpc settled RPC-over-RDMA version %u, inline %u/%u\n",
+				    &c->b.xprt.xpt_remote, c->conn.vers,
+				    c->conn.send_inline, c->conn.recv_inline);
+	}
+	return n == RPCRDMA2_NEGO_RPC;
+}
+
+void rr2s_recv_done(struct rpcrdma2_recv *rv)
+{
+	struct rr2s_conn *c = rv->ep->priv;
+	struct rpcrdma2_hdr h;
+	int ret;
+
+	if (rv->status != IB_WC_SUCCESS) {
+		if (rv->status != IB_WC_WR_FLUSH_ERR)
+			trace_rpcrdma2_wc_error(&c->b.xprt.xpt_remote, "recv",
+						rv->status);
+		rr2s_close(c);
+		return;
+	}
+	rpcrdma2_ep_recv_sync(rv);
+	if (!c->conn.vers && !rr2s_negotiate(c, rv))
+		goto repost;
+	ret = rpcrdma2_decode_hdr(rv->buf, rv->len, c->conn.vers,
+				  &rr2s_limits, &h);
+	trace_rpcrdma2_recv(&c->b.xprt.xpt_remote, rv->len, ret, &h);
+	if (!ret && h.vers != c->conn.vers)
+		ret = RDMA2_ERR_VERS;			/* V2-FRAME-20 */
+	if (!ret)		/* V2-PROP-13: CONNPROP is once per connection */
+		ret = rpcrdma2_nego_settled_check(&c->conn, &h);
+	if (ret) {
+		/*
+		 * A rejected message ends any open sequence (E-31), so a
+		 * retransmission starts afresh, and the rest of its own
+		 * sequence is dropped unread (V2-ERR-23).
+		 */
+		rr2s_asm_abort(c, &h);
+		rr2s_send_error(c, &h, ret, ret == RDMA2_ERR_VERS ?
+				RPCRDMA2_VERS_1 : h.reject_arg);
+		goto repost;
+	}
+	if (rpcrdma2_is_credit_grant(&h)) {
+		bool ack;
+
+		spin_lock(&c->tx_lock);
+		ack = rpcrdma2_seq_grant(&c->seq);
+		spin_unlock(&c->tx_lock);
+		if (ack)
+			wake_up(&c->send_wait);
+		goto repost;
+	}
+	switch (h.htype) {
+	case RDMA2_MSG:
+	case RDMA2_NOMSG:	/* V2-SPEC-01: the Call is in a Read chunk */
+		if (rr2s_recv_call(c, rv, &h))
+			return;
+		break;
+	default:		/* RDMA2_ERROR: never answered */
+		break;
+	}
+repost:
+	rr2s_repost(c, rv);
+}
+
+/* ---- nfsd side ---- */
+
+/* Copy @len octets of a queued Call from @soff to rq_pages at @doff. */
+static void rr2s_copy_in(struct page **dst, u32 doff, const struct rr2s_msg *m,
+			 u32 soff, u32 len)
+{
+	while (len) {
+		u8 *d = (u8 *)page_address(dst[doff >> PAGE_SHIFT]) +
+			offset_in_page(doff);
+		u32 n = min_t(u32, len, PAGE_SIZE - offset_in_page(doff));
+
+		if (m->rv) {
+			memcpy(d, (u8 *)m->rv->buf + m->off + soff, n);
+		} else {
+			n = min_t(u32, n, PAGE_SIZE - offset_in_page(soff));
+			memcpy_from_page(d, m->pages[soff >> PAGE_SHIFT],
+					 offset_in_page(soff), n);
+		}
+		doff += n;
+		soff += n;
+		len -= n;
+	}
+}
+
+/* Point rq_arg at the first @len octets of rq_pages. */
+static void rr2s_set_arg(struct svc_rqst *rqstp, u32 len)
+{
+	struct xdr_buf *arg = &rqstp->rq_arg;
+	u32 npages = DIV_ROUND_UP(len, PAGE_SIZE) ?: 1;
+
+	arg->head[0].iov_base = page_address(rqstp->rq_pages[0]);
+	arg->head[0].iov_len = min_t(u32, len, PAGE_SIZE);
+	arg->pages = rqstp->rq_pages + 1;
+	arg->page_base = 0;
+	arg->page_len = len - arg->head[0].iov_len;
+	arg->tail[0].iov_base = NULL;
+	arg->tail[0].iov_len = 0;
+	arg->len = len;
+	rqstp->rq_respages = &rqstp->rq_pages[npages];
+	rqstp->rq_next_page = rqstp->rq_respages + 1;
+}
+
+/* A Call without Read chunks: copy it into the rqstp's pages. */
+static int rr2s_fill_arg(struct svc_rqst *rqstp, struct rr2s_msg *m)
+{
+	struct xdr_buf *arg = &rqstp->rq_arg;
+
+	if (m->len > arg->len || m->len < 8)
+		return -EMSGSIZE;
+	rr2s_copy_in(rqstp->rq_pages, 0, m, 0, m->len);
+	rr2s_set_arg(rqstp, m->len);
+	return 0;
+}
+
+/*
+ * The length of the Call rebuilt from its inline octets and its Read
+ * chunks, or 0 if it cannot be rebuilt here: a Position past the inline
+ * octets, or more than the rqstp holds (V2-SEC-17, V2-ERR-51).
+ */
+static u32 rr2s_pull_len(const struct rr2s_msg *m, u32 room)
+{
+	const struct rr2s_chunks *ch = m->ch;
+	u64 total = m->len;
+	u32 i;
+
+	for (i = 0; i < ch->nreads; i++) {
+		u64 chunk = 0;
+		u32 pos = ch->read_pos[i];
+
+		if (pos > m->len)
+			return 0;
+		for (; i < ch->nreads && ch->read_pos[i] == pos; i++)
+			chunk += ch->read_segs[i].length;
+		i--;
+		total += round_up(chunk, 4);	/* V2-CHUNK-16 */
+		if (total > room)
+			return 0;
+	}
+	return total;
+}
+
+/*
+ * A Call with Read chunks: rebuild it in the rqstp's pages, pulling
+ * each chunk by RDMA Read at its Position (V2-CHUNK-14, V2-CHUNK-15).
+ * Returns 0, -EMSGSIZE (answer BAD_XDR), or another errno.
+ */
+static int rr2s_pull_call(struct rr2s_conn *c, struct svc_rqst *rqstp,
+			  struct rr2s_msg *m)
+{
+	const struct rr2s_chunks *ch = m->ch;
+	struct rr2s_rw_dir d = {
+		.dir	= DMA_FROM_DEVICE,
+		.pages	= rqstp->rq_pages,
+	};
+	u32 total, in = 0, out = 0, i = 0, j, pad;
+	static const u8 zero[4];
+	u64 chunk;
+	int ret;
+
+	total = rr2s_pull_len(m, rqstp->rq_arg.len);
+	if (total < 8)
+		return -EMSGSIZE;
+	while (i < ch->nreads) {
+		u32 pos = ch->read_pos[i];
+
+		rr2s_copy_in(rqstp->rq_pages, out, m, in, pos - in);
+		out += pos - in;
+		in = pos;
+		chunk = 0;
+		for (j = i; j < ch->nreads && ch->read_pos[j] == pos; j++)
+			chunk += ch->read_segs[j].length;
+		ret = rr2s_rw_segs(c, &d, out, &ch->read_segs[i], j - i, chunk);
+		if (ret)
+			return ret;
+		out += chunk;
+		pad = round_up(chunk, 4) - chunk;
+		if (pad) {
+			memcpy_to_page(rqstp->rq_pages[out >> PAGE_SHIFT],
+				       offset_in_page(out), zero, pad);
+			out += pad;
+		}
+		c->read_chunks++;
+		i = j;
+	}
+	rr2s_copy_in(rqstp->rq_pages, out, m, in, m->len - in);
+	out += m->len - in;
+	rr2s_set_arg(rqstp, out);
+	/* V2-SPEC-09: in Special Format rdma_xid is the RPC XID */
+	if (ch->nomsg &&
+	    (get_unaligned_be32(rqstp->rq_arg.head[0].iov_base) != ch->xid ||
+	     !rpcrdma2_rpc_is_call(rqstp->rq_arg.head[0].iov_base,
+				   rqstp->rq_arg.head[0].iov_len)))
+		return -EMSGSIZE;
+	trace_rpcrdma2_svc_chunks(ch->xid, ch->nreads, ch->nwrites,
+				  ch->has_reply, total - m->len);
+	return 0;
+}
+
+/* Answer a Call that could not be rebuilt: BAD_XDR (ERR_CHUNK on v1). */
+static void rr2s_pull_failed(struct rr2s_conn *c, const struct rr2s_chunks *ch)
+{
+	struct rpcrdma2_hdr h = {
+		.xid	= ch->xid,
+		.vers	= c->conn.vers,
+		.htype	= ch->nomsg ? RDMA2_NOMSG : RDMA2_MSG,
+	};
+
+	/* no Reply of another thread is cut in two by it (E-31) */
+	mutex_lock(&c->b.xprt.xpt_mutex);
+	if (!svc_xprt_is_dead(&c->b.xprt))
+		rr2s_send_error(c, &h, RDMA2_ERR_BAD_XDR, 0);
+	mutex_unlock(&c->b.xprt.xpt_mutex);
+}
+
+static void rr2s_msg_done(struct rr2s_conn *c, struct rr2s_msg *m)
+{
+	if (m->rv) {
+		kfree(m->ch);
+		m->ch = NULL;
+		rr2s_repost(c, m->rv);
+		m->rv = NULL;
+	} else {
+		rr2s_msg_free(m);
+	}
+}
+
+int rr2s_recvfrom(struct svc_rqst *rqstp)
+{
+	struct svc_xprt *xprt = rqstp->rq_xprt;
+	struct rr2s_conn *c = rr2s_conn(xprt);
+	struct rr2s_rctx *x;
+	struct rr2s_msg *m;
+	int ret;
+
+	clear_bit(XPT_DATA, &xprt->xpt_flags);
+	spin_lock(&c->rq_lock);
+	m = list_first_entry_or_null(&c->ready, struct rr2s_msg, list);
+	if (m)
+		list_del(&m->list);
+	if (!list_empty(&c->ready))
+		set_bit(XPT_DATA, &xprt->xpt_flags);
+	spin_unlock(&c->rq_lock);
+	/* other threads may take the next Call while this one is pulled */
+	svc_xprt_received(xprt);
+	if (!m)
+		return 0;
+
+	x = kzalloc(sizeof(*x), GFP_KERNEL);
+	if (!x) {
+		ret = -ENOMEM;
+	} else if (m->ch && m->ch->nreads) {
+		ret = rr2s_pull_call(c, rqstp, m);
+		if (ret == -EMSGSIZE)
+			rr2s_pull_failed(c, m->ch);
+	} else {
+		ret = rr2s_fill_arg(rqstp, m);
+	}
+	if (!ret) {
+		x->c = c;
+		x->ch = m->ch;		/* the Write and Reply chunks */
+		m->ch = NULL;
+	}
+	rr2s_msg_done(c, m);
+	if (ret) {
+		kfree(x);
+		atomic_dec(&c->outstanding);
+		return 0;
+	}
+	rqstp->rq_xprt_ctxt = x;
+	rqstp->rq_prot = IPPROTO_MAX;
+	svc_xprt_copy_addrs(rqstp, xprt);
+	set_bit(RQ_SECURE, &rqstp->rq_flags);
+	return rqstp->rq_arg.len;
+}
+
+/* A Call that gets no Reply (dropped, or its deferral given up). */
+void rr2s_release_ctxt(struct svc_xprt *xprt, void *ctxt)
+{
+	struct rr2s_rctx *x = ctxt;
+
+	if (!x)
+		return;
+	atomic_dec(&x->c->outstanding);
+	kfree(x->ch);
+	kfree(x);
+}

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rpcrdma2 server half: sending Replies (->xpo_sendto) and reverse
+ * Calls.
+ *
+ * A Reply goes out in this order, all under xpt_mutex so that no other
+ * message comes between the Sends of a continued one (E-31):
+ *
+ *   1. Write chunks.  nfsd marks each data item it may reduce with
+ *      ->xpo_result_payload (NFS READ and READLINK data); the n-th one
+ *      goes into the Call's n-th Write chunk by RDMA Write straight
+ *      from rq_res, never copied (V2-CHUNK-19).  A chunk too small for
+ *      its item draws WRITE_RESOURCE instead of the Reply (V2-ERR-40).
+ *      The item and its XDR roundup padding leave the inline payload
+ *      (V2-CHUNK-10), and every Write chunk of the Call comes back in
+ *      the Reply's header with the octets actually written
+ *      (V2-CHUNK-20), unused ones with zero lengths.
+ *   2. The format (V2-SPEC-06 order).  If what is left fits one Send
+ *      it goes inline.  Otherwise a Reply chunk big enough is used
+ *      (V2-SPEC-05, E-17): the reduced payload is written into it and
+ *      the Send carries the header alone (RDMA_NOMSG / RDMA2_NOMSG).
+ *      Otherwise Version 2 continues the Reply over several Sends
+ *      (V2-CONT-11); Version 1 has no way left and answers with an
+ *      error.
+ *   3. The Send(s).  RDMA Writes are posted before the Send and have
+ *      completed by then (V2-CHUNK-32 would allow overlapping them).
+ *      The final Send invalidates the client's rkey remotely when the
+ *      Call asked for it (Version 2: rdma_inv_handle, V2-RINV-04) or
+ *      both ends advertised R and the Call used a single rkey
+ *      (Version 1, CMP-RINV-02, CMP-RINV-03).
+ *
+ * Called by: net/sunrpc (svc_xprt_ops), backchannel.c, the endpoint
+ * (Send completions).
+ */
+
+#include <linux/slab.h>
+#include <linux/sunrpc/svc.h>
+#include <linux/sunrpc/svc_xprt.h>
+
+#include "rpcrdma2.h"
+#include "server/server.h"
+#include <trace/events/rpcrdma2.h>
+
+void rr2s_send_done(struct rpcrdma2_send *sd)
+{
+	struct rr2s_conn *c = sd->ep->priv;
+
+	rpcrdma2_pool_put(&c->pool, sd);
+	if (sd->status != IB_WC_SUCCESS) {
+		if (sd->status != IB_WC_WR_FLUSH_ERR)
+			trace_rpcrdma2_wc_error(&c->b.xprt.xpt_remote, "send",
+						sd->status);
+		rr2s_close(c);
+	}
+	wake_up(&c->send_wait);
+}
+
+static bool rr2s_may_send(struct rr2s_conn *c, struct rpcrdma2_send **sd,
+			  u32 msgno)
+{
+	bool ok;
+
+	if (svc_xprt_is_dead(&c->b.xprt))
+		return true;
+	spin_lock(&c->tx_lock);
+	ok = rpcrdma2_seq_may_send(&c->seq, msgno);
+	spin_unlock(&c->tx_lock);
+	if (ok)
+		*sd = rpcrdma2_pool_get(&c->pool, false);
+	return ok && *sd;
+}
+
+/* Send With Invalidate of @inv_rkey on the final Send. */
+static int rr2s_post_msg(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
+			 u32 nmsgs, u32 inv_rkey)
+{
+	struct rpcrdma2_send *sd;
+	int more, ret;
+	u32 len;
+
+	spin_lock(&c->tx_lock);
+	rpcrdma2_seq_start(&c->seq, nmsgs);
+	spin_unlock(&c->tx_lock);
+	do {
+		sd = NULL;
+		if (!wait_event_timeout(c->send_wait,
+					rr2s_may_send(c, &sd, tx->msgno + 1),
+					RR2S_SEND_TIMEOUT) ||
+		    !sd) {
+			if (sd)
+				rpcrdma2_pool_put(&c->pool, sd);
+			return -ENOTCONN;
+		}
+		more = rpcrdma2_tx_next(tx, sd->buf, &len);
+		ret = more < 0 ? more :
+			rpcrdma2_ep_post_send(sd, len, more ? 0 : inv_rkey);
+		if (ret) {
+			rpcrdma2_pool_put(&c->pool, sd);
+			return -ENOTCONN;
+		}
+	} while (more);
+	return 0;
+}
+
+/* As rr2s_send_msg(), the final Send invalidating @inv_rkey (or 0). */
+static int rr2s_send_inv(struct rr2s_conn *c, struct rpcrdma2_tx *tx, u32 inv_rkey)
+{
+	u32 nmsgs, need;
+	int ret;
+
+	tx->vers = c->conn.vers;
+	tx->credit = rr2s_credit(c);
+	tx->inline_size = c->conn.send_inline;
+	nmsgs = rpcrdma2_tx_nmsgs(tx);
+	if (!nmsgs) {
+		/* Version 1 without a usable Reply chunk (RFC 8166 4.5.2) */
+		struct rpcrdma2_hdr h = { .xid = tx->xid, .vers = tx->vers };
+
+		/* V2-ERR-45: REPLY_RESOURCE says how much was needed */
+		need = rpcrdma2_tx_len(tx);
+		if (tx->flags & RDMA2_F_RESPONSE)
+			rr2s_send_error(c, &h, tx->vers == RPCRDMA2_VERS_1 ?
+					RDMA2_ERR_BAD_XDR :
+					RDMA2_ERR_REPLY_RESOURCE, need);
+		return -EMSGSIZE;
+	}
+	ret = rr2s_post_msg(c, tx, nmsgs, inv_rkey);
+	if (!ret)
+		trace_rpcrdma2_svc_reply(tx->xid, tx->vers, nmsgs,
+					 tx->payload->len);
+	return ret;
+}
+
+/**
+ * rr2s_send_msg - send one RPC message, inline or continued
+ * @c: the connection; the caller holds its xpt_mutex (E-31)
+ * @tx: the message: xid, flags (RDMA2_F_RESPONSE for a Reply, 0 for a
+ *	reverse Call), payload and any chunk lists; the rest is set here
+ *
+ * Waits for Send buffers and window acknowledgments.  Returns 0,
+ * -EMSGSIZE (answered with an error when it was a Reply), or
+ * -ENOTCONN when the connection is going away.
+ */
+int rr2s_send_msg(struct rr2s_conn *c, struct rpcrdma2_tx *tx)
+{
+	return rr2s_send_inv(c, tx, 0);
+}
+
+/* ---- chunks ---- */
+
+/**
+ * rr2s_result_payload - nfsd marks a data item it may reduce
+ * @rqstp: the Call
+ * @offset: where the item starts in rq_res
+ * @length: its length, without XDR padding
+ *
+ * The n-th item goes into the n-th Write chunk (V2-CHUNK-19); an item
+ * beyond the Call's Write chunks stays inline.  Always 0: a chunk that
+ * is too small is answered in ->xpo_sendto (V2-ERR-40).
+ */
+int rr2s_result_payload(struct svc_rqst *rqstp, unsigned int offset,
+			unsigned int length)
+{
+	struct rr2s_rctx *x = rqstp->rq_xprt_ctxt;
+	u32 i;
+
+	if (!x || !x->ch || !length || x->nres >= x->ch->nwrites)
+		return 0;
+	i = x->nres++;
+	x->res[i].off = offset;
+	x->res[i].len = round_up(length, 4);	/* V2-CHUNK-10 */
+	x->res_len[i] = length;
+	if (length > x->ch->writes[i].capacity && !x->short_chunk) {
+		x->short_chunk = i + 1;			/* V2-ERR-41 */
+		x->short_len = length;			/* V2-ERR-42 */
+	}
+	return 0;
+}
+
+/*
+ * Set each segment's length to what was written into it: the chunk is
+ * filled in order (V2-CHUNK-19, V2-CHUNK-20, V2-CHUNK-25).
+ */
+static void rr2s_echo_lengths(struct rpcrdma2_segment *segs, u32 nsegs,
+			      u32 written)
+{
+	u32 i;
+
+	for (i = 0; i < nsegs; i++) {
+		segs[i].length = min(segs[i].length, written);
+		written -= segs[i].length;
+	}
+}
+
+static bool rr2s_call_has_handle(const struct rr2s_chunks *ch, u32 handle)
+{
+	u32 i;
+
+	for (i = 0; i < ch->nreads; i++)
+		if (ch->read_segs[i].handle == handle)
+			return true;
+	for (i = 0; i < ch->nsegs; i++)
+		if (ch->segs[i].handle == handle)
+			return true;
+	return false;
+}
+
+/* The only rkey of the Call's chunks, or 0 when it has several. */
+static u32 rr2s_single_handle(const struct rr2s_chunks *ch)
+{
+	u32 rkey = 0, i;
+
+	for (i = 0; i < ch->nreads + ch->nsegs; i++) {
+		u32 h = i < ch->nreads ? ch->read_segs[i].handle :
+					 ch->segs[i - ch->nreads].handle;
+
+		if (rkey && h != rkey)
+			return 0;
+		rkey = h;
+	}
+	return rkey;
+}
+
+/* The rkey the Reply's Send may invalidate, or 0 for a plain Send. */
+static u32 rr2s_inv_rkey(const struct rr2s_conn *c, const struct rr2s_chunks *ch)
+{
+	if (!c->snd_w_inv)				/* CMP-RINV-01 */
+		return 0;
+	if (c->conn.vers == RPCRDMA2_VERS_2) {
+		/* V2-RINV-01: only a handle of this very Call */
+		if (ch->inv_handle && rr2s_call_has_handle(ch, ch->inv_handle))
+			return ch->inv_handle;		/* V2-RINV-04 */
+		return 0;				/* V2-RINV-03 */
+	}
+	if (!c->peer_pdata.remote_inv)			/* CMP-RINV-04 */
+		return 0;
+	return rr2s_single_handle(ch);			/* CMP-RINV-03 */
+}
+
+/* A Write chunk too small for its item (V2-ERR-40); v1: ERR_CHUNK. */
+static void rr2s_write_resource(struct rr2s_conn *c, const struct rr2s_rctx *x,
+				u32 xid)
+{
+	struct rpcrdma2_hdr h = { .xid = xid, .vers = c->conn.vers };
+
+	rr2s_send_error_args(c, &h, RDMA2_ERR_WRITE_RESOURCE, x->short_chunk,
+			     x->short_len);
+}
+
+/*
+ * A Reply to a Call with chunks.  The caller holds xpt_mutex.  Returns
+ * as rr2s_send_msg().
+ */
+static int rr2s_reply_chunks(struct rr2s_conn *c, struct rr2s_rctx *x,
+			     struct rpcrdma2_tx *tx)
+{
+	struct rpcrdma2_chunk_out wout[RR2S_MAX_WRITE_CHUNKS], rout;
+	struct rr2s_chunks *ch = x->ch;
+	struct xdr_buf *res = tx->payload;
+	struct rr2s_rw_dir d = {
+		.dir	= DMA_TO_DEVICE,
+		.xb	= res,
+	};
+	const char *format = "inline";
+	u32 i, written = 0, len;
+	int ret;
+
+	if (x->short_chunk) {
+		rr2s_write_resource(c, x, tx->xid);
+		return -EMSGSIZE;
+	}
+	/* 1. the result payloads, each into its Write chunk */
+	for (i = 0; i < ch->nwrites; i++) {
+		struct rr2s_wchunk *w = &ch->writes[i];
+		u32 n = 0;
+
+		if (i < x->nres) {
+			n = x->res_len[i];
+			if (x->res[i].off > res->len ||
+			    n > res->len - x->res[i].off)
+				return -EIO;	/* not in the Reply: a bug */
+			ret = rr2s_rw_segs(c, &d, x->res[i].off,
+					   &ch->segs[w->first], w->nsegs, n);
+			if (ret)
+				return ret;
+			c->write_chunks++;
+			written += n;
+		}
+		rr2s_echo_lengths(&ch->segs[w->first], w->nsegs, n);
+		wout[i].nsegs = w->nsegs;
+		wout[i].segs = &ch->segs[w->first];
+	}
+	for (i = 0; i < x->nres; i++) {
+		x->res[i].len = min(x->res[i].len, res->len - x->res[i].off);
+		/* the holes must be in order and apart (nfsd encodes so) */
+		if (i && x->res[i].off < x->res[i - 1].off + x->res[i - 1].len)
+			return -EIO;
+	}
+	tx->nr_writes = ch->nwrites;
+	tx->writes = wout;
+	tx->holes = x->res;
+	tx->nholes = x->nres;
+
+	/* 2. inline if it fits, else the Reply chunk if it is big enough */
+	tx->vers = c->conn.vers;
+	tx->inline_size = c->conn.send_inline;
+	len = rpcrdma2_tx_len(tx);
+	if (ch->has_reply && rpcrdma2_tx_nmsgs(tx) != 1 &&
+	    ch->reply.capacity >= len) {
+		d.holes = x->res;
+		d.nholes = x->nres;
+		ret = rr2s_rw_segs(c, &d, 0, &ch->segs[ch->reply.first],
+				   ch->reply.nsegs, len);
+		if (ret)
+			return ret;
+		rr2s_echo_lengths(&ch->segs[ch->reply.first], ch->reply.nsegs,
+				  len);
+		rout.nsegs = ch->reply.nsegs;
+		rout.segs = &ch->segs[ch->reply.first];
+		tx->reply = &rout;
+		tx->nomsg = true;		/* V2-SPEC-01 */
+		c->reply_chunks++;
+		written += len;
+		format = "reply-chunk";
+	}
+
+	/* 3. the Send(s), the last one maybe invalidating */
+	i = rr2s_inv_rkey(c, ch);
+	ret = rr2s_send_inv(c, tx, i);
+	if (!ret) {
+		if (i)
+			c->inv_sends++;
+		trace_rpcrdma2_svc_reply_chunks(tx->xid, format, written, i);
+	}
+	return ret;
+}
+
+int rr2s_sendto(struct svc_rqst *rqstp)
+{
+	struct svc_xprt *xprt = rqstp->rq_xprt;
+	struct rr2s_conn *c = rr2s_conn(xprt);
+	struct rr2s_rctx *x = rqstp->rq_xprt_ctxt;
+	struct rpcrdma2_tx tx = {
+		.flags		= RDMA2_F_RESPONSE,
+		.payload	= &rqstp->rq_res,
+	};
+	int ret = -EIO;
+
+	/* this Call's credit comes back with its Reply */
+	rqstp->rq_xprt_ctxt = NULL;
+	if (x)
+		atomic_dec(&c->outstanding);
+	if (rqstp->rq_res.head[0].iov_len < 4)
+		goto out;
+	tx.xid = be32_to_cpup(rqstp->rq_res.head[0].iov_base);
+	mutex_lock(&xprt->xpt_mutex);
+	ret = -ENOTCONN;
+	if (!svc_xprt_is_dead(xprt))
+		ret = x && x->ch ? rr2s_reply_chunks(c, x, &tx) :
+				   rr2s_send_msg(c, &tx);
+	mutex_unlock(&xprt->xpt_mutex);
+	if (ret && ret != -EMSGSIZE) {
+		rr2s_close(c);
+		ret = -ENOTCONN;
+	} else {
+		ret = ret ? 0 : rqstp->rq_res.len;
+	}
+out:
+	if (x) {
+		kfree(x->ch);
+		kfree(x);
+	}
+	return ret;
+}
