@@ -80,11 +80,12 @@ e2e() {
 	# interop: our client falls back to Version 1 with the stock server
 	"$q" -g 2 -s stock -c ours -a expect=1,big=2 -n interop-stock-ours \
 		baseline || rc=1
-	# interop: the stock client on our server, I/O within the v1 inline
-	# threshold (larger I/O with a v1 peer needs chunks)
-	"$q" -g 2 -s ours -c stock \
-		-a mountopts=rsize=2048:wsize=2048,server.expect=1,big=2 \
+	# interop: the stock client on our server at default mount options:
+	# 1 MiB rsize/wsize by Read, Write and Reply chunks
+	"$q" -g 2 -s ours -c stock -a server.expect=1 \
 		-n interop-ours-stock baseline || rc=1
+	"$q" -g 2 -s ours -c stock -a server.expect=1 \
+		-n chunks-ours-stock chunks || rc=1
 	# getfacl of a 60-entry ACL over v3 and swapon of a file on a v4.2
 	# mount: the stock module (the harness and the expectations), then
 	# rpcrdma2 at both ends, then our client on the stock server
