@@ -1727,21 +1727,25 @@ static void rr2r_expect_err(struct kunit *test, struct rpcrdma2_test_conn *raw,
  */
 static void rr2r_svc_hostile_chunks(struct kunit *test)
 {
-	struct rpcrdma2_segment segs[RR2S_MAX_SEGS + 1];
+	const u32 nsegs = RR2S_MAX_SEGS + 1;
 	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_segment *segs;
 	struct rpcrdma2_chunk_out ck;
 	struct rpc_clnt *clnt;
 	struct page **pages;
 	struct rr2r_mr *m;
-	u8 msg[1024];
 	u32 n, i;
+	u8 *msg;
 
+	/* off the stack: the KASAN kernel's frames are small */
+	segs = kunit_kcalloc(test, nsegs, sizeof(*segs), GFP_KERNEL);
+	msg = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, segs && msg);
 	raw = rr2r_raw_vers(test, RPCRDMA2_VERS_2);
 	m = rr2r_mr(test, raw, 8192);
-	for (i = 0; i < ARRAY_SIZE(segs); i++)
+	for (i = 0; i < nsegs; i++)
 		segs[i] = rr2r_seg(m, 0, 8);
-	ck = (struct rpcrdma2_chunk_out){ .nsegs = ARRAY_SIZE(segs),
-					  .segs = segs };
+	ck = (struct rpcrdma2_chunk_out){ .nsegs = nsegs, .segs = segs };
 	n = rr2r_chunk_call(msg, RPCRDMA2_VERS_2, 0xf1, false, 0, NULL, 0,
 			    &ck, 1, NULL);
 	n += rr2r_rpc_call(msg + n, 0xf1, RR2R_PROG, RR2R_GET);
