@@ -262,6 +262,7 @@ static bool rr2s_recv_call(struct rr2s_conn *c, struct rpcrdma2_recv *rv,
 	if (!err && !nomsg && c->reasm.nmsgs == 1)
 		err = rr2s_msg_start(c, h, payload, plen);
 	if (err) {
+		kfree(ch);
 		rr2s_asm_abort(c, h);
 		if (err == -ENOMEM)
 			rr2s_close(c);
@@ -461,30 +462,54 @@ static int rr2s_fill_arg(struct svc_rqst *rqstp, struct rr2s_msg *m)
 }
 
 /*
+ * A Read chunk's Position counts from the start of the unreduced
+ * Payload stream (V2-CHUNK-12), which holds the earlier chunks with
+ * their padding: @out is how much of it is rebuilt, @in how much of the
+ * inline octets is used.  Returns the inline octets that come before
+ * the chunk at @pos, or -EMSGSIZE if the Position lies before what is
+ * already rebuilt or past the inline octets (V2-SEC-17).
+ */
+static int rr2s_pull_gap(const struct rr2s_msg *m, u32 pos, u64 out, u32 in)
+{
+	if (pos < out || pos - out > m->len - in)
+		return -EMSGSIZE;
+	return pos - out;
+}
+
+/* Octets of the Read chunk of segments [@i, @j) (a u64: no wrap). */
+static u64 rr2s_chunk_len(const struct rr2s_chunks *ch, u32 i, u32 *j)
+{
+	u64 len = 0;
+
+	for (*j = i; *j < ch->nreads && ch->read_pos[*j] == ch->read_pos[i];
+	     (*j)++)
+		len += ch->read_segs[*j].length;
+	return len;
+}
+
+/*
  * The length of the Call rebuilt from its inline octets and its Read
- * chunks, or 0 if it cannot be rebuilt here: a Position past the inline
- * octets, or more than the rqstp holds (V2-SEC-17, V2-ERR-51).
+ * chunks, or 0 if it cannot be rebuilt here: a Position out of place,
+ * or more than the rqstp holds (V2-SEC-17, V2-ERR-51).
  */
 static u32 rr2s_pull_len(const struct rr2s_msg *m, u32 room)
 {
 	const struct rr2s_chunks *ch = m->ch;
-	u64 total = m->len;
-	u32 i;
+	u64 out = 0;
+	u32 in = 0, i, j;
+	int gap;
 
-	for (i = 0; i < ch->nreads; i++) {
-		u64 chunk = 0;
-		u32 pos = ch->read_pos[i];
-
-		if (pos > m->len)
+	for (i = 0; i < ch->nreads; i = j) {
+		gap = rr2s_pull_gap(m, ch->read_pos[i], out, in);
+		if (gap < 0)
 			return 0;
-		for (; i < ch->nreads && ch->read_pos[i] == pos; i++)
-			chunk += ch->read_segs[i].length;
-		i--;
-		total += round_up(chunk, 4);	/* V2-CHUNK-16 */
-		if (total > room)
+		in += gap;
+		out += gap + round_up(rr2s_chunk_len(ch, i, &j), 4);
+		if (out > room)				/* V2-CHUNK-16 */
 			return 0;
 	}
-	return total;
+	out += m->len - in;
+	return out > room ? 0 : out;
 }
 
 /*
@@ -499,24 +524,22 @@ static int rr2s_pull_call(struct rr2s_conn *c, struct svc_rqst *rqstp,
 	struct rr2s_rw_dir d = {
 		.dir	= DMA_FROM_DEVICE,
 		.pages	= rqstp->rq_pages,
+		.rqstp	= rqstp,
 	};
-	u32 total, in = 0, out = 0, i = 0, j, pad;
+	u32 total, in = 0, out = 0, i, j, pad, chunk;
 	static const u8 zero[4];
-	u64 chunk;
-	int ret;
+	int ret, gap;
 
 	total = rr2s_pull_len(m, rqstp->rq_arg.len);
 	if (total < 8)
 		return -EMSGSIZE;
-	while (i < ch->nreads) {
-		u32 pos = ch->read_pos[i];
-
-		rr2s_copy_in(rqstp->rq_pages, out, m, in, pos - in);
-		out += pos - in;
-		in = pos;
-		chunk = 0;
-		for (j = i; j < ch->nreads && ch->read_pos[j] == pos; j++)
-			chunk += ch->read_segs[j].length;
+	for (i = 0; i < ch->nreads; i = j) {
+		/* rr2s_pull_len() checked every step against @total */
+		gap = rr2s_pull_gap(m, ch->read_pos[i], out, in);
+		rr2s_copy_in(rqstp->rq_pages, out, m, in, gap);
+		out += gap;
+		in += gap;
+		chunk = rr2s_chunk_len(ch, i, &j);
 		ret = rr2s_rw_segs(c, &d, out, &ch->read_segs[i], j - i, chunk);
 		if (ret)
 			return ret;
@@ -528,7 +551,6 @@ static int rr2s_pull_call(struct rr2s_conn *c, struct svc_rqst *rqstp,
 			out += pad;
 		}
 		c->read_chunks++;
-		i = j;
 	}
 	rr2s_copy_in(rqstp->rq_pages, out, m, in, m->len - in);
 	out += m->len - in;
@@ -562,14 +584,20 @@ static void rr2s_pull_failed(struct rr2s_conn *c, const struct rr2s_chunks *ch)
 
 static void rr2s_msg_done(struct rr2s_conn *c, struct rr2s_msg *m)
 {
-	if (m->rv) {
-		kfree(m->ch);
-		m->ch = NULL;
-		rr2s_repost(c, m->rv);
-		m->rv = NULL;
-	} else {
+	struct rpcrdma2_recv *rv = m->rv;
+
+	if (!rv) {
 		rr2s_msg_free(m);
+		return;
 	}
+	/*
+	 * The slot belongs to the Receive: once it is reposted, its next
+	 * completion may fill the slot again, so let go of it first.
+	 */
+	kfree(m->ch);
+	m->ch = NULL;
+	m->rv = NULL;
+	rr2s_repost(c, rv);
 }
 
 int rr2s_recvfrom(struct svc_rqst *rqstp)
@@ -600,6 +628,8 @@ int rr2s_recvfrom(struct svc_rqst *rqstp)
 		ret = rr2s_pull_call(c, rqstp, m);
 		if (ret == -EMSGSIZE)
 			rr2s_pull_failed(c, m->ch);
+		else if (ret)	/* nothing would answer the Call: start over */
+			rr2s_close(c);
 	} else {
 		ret = rr2s_fill_arg(rqstp, m);
 	}

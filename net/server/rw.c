@@ -27,7 +27,15 @@
  * no batch larger than RR2S_RW_CTXS contexts or the Send Queue room the
  * endpoint reserved for them; a longer transfer is cut into several
  * batches.  Callers run in nfsd thread context and may sleep.  Lock
- * order: xpt_mutex (sendto), then rw_mutex.
+ * order: xpt_mutex (sendto), then rw_mutex.  Nothing is posted once the
+ * transport is dead, and ->xpo_detach drains the QP under both, so the
+ * drain never races a post.
+ *
+ * A chain the provider took only in part has no signaled end on the
+ * queue, so nothing says when its work requests are done: the batch is
+ * parked on the connection until the drain, and the pages an RDMA Read
+ * may still write are swapped out of the rqstp, so nfsd never reuses
+ * them under the device.
  *
  * Called by: recvfrom.c (Read chunks), sendto.c (Write, Reply chunks).
  */
@@ -46,6 +54,11 @@ struct rr2s_rw_batch {
 	enum ib_wc_status	status;
 	u32			n;		/* contexts in use */
 	u32			nwrs;		/* their work requests */
+	/* a batch posted only in part: kept until the QP is drained */
+	struct list_head	orphan;
+	enum dma_data_direction	dir;
+	struct page		**stolen;	/* Read sinks taken from nfsd */
+	u32			nstolen;
 	struct {
 		struct rdma_rw_ctx	ctx;
 		struct scatterlist	*sgl;
@@ -189,12 +202,64 @@ static void rr2s_rw_release(struct rr2s_conn *c, struct rr2s_rw_batch *b,
 }
 
 /*
- * Post the batch and wait for it.  Returns 0, or -ENOTCONN when a work
- * request failed or was flushed: the connection is lost.
+ * Park a batch that was posted in part.  A Read sink belongs to nfsd:
+ * each page of the rqstp is swapped for a fresh one (when one can be
+ * had) and kept with the batch.
  */
-static int rr2s_rw_run(struct rr2s_conn *c, struct rr2s_rw_batch *b,
-		       enum dma_data_direction dir)
+static void rr2s_rw_orphan(struct rr2s_conn *c, struct rr2s_rw_batch *b,
+			   const struct rr2s_rw_dir *d)
 {
+	struct svc_rqst *rqstp = d->rqstp;
+	struct page *fresh;
+	u32 i;
+
+	b->dir = d->dir;
+	if (rqstp)
+		b->stolen = kcalloc(ARRAY_SIZE(rqstp->rq_pages),
+				    sizeof(*b->stolen), GFP_KERNEL);
+	for (i = 0; b->stolen && i < ARRAY_SIZE(rqstp->rq_pages); i++) {
+		if (!rqstp->rq_pages[i])
+			continue;
+		fresh = alloc_page(GFP_KERNEL);
+		if (!fresh)
+			break;
+		b->stolen[b->nstolen++] = rqstp->rq_pages[i];
+		rqstp->rq_pages[i] = fresh;
+	}
+	list_add(&b->orphan, &c->rw_orphans);
+}
+
+/**
+ * rr2s_rw_drained - the QP is drained: release parked batches
+ * @c: the connection; the caller holds rw_mutex
+ */
+void rr2s_rw_drained(struct rr2s_conn *c)
+{
+	struct rr2s_rw_batch *b, *tmp;
+	u32 i;
+
+	lockdep_assert_held(&c->rw_mutex);
+	list_for_each_entry_safe(b, tmp, &c->rw_orphans, orphan) {
+		list_del(&b->orphan);
+		rr2s_rw_release(c, b, b->dir);
+		for (i = 0; i < b->nstolen; i++)
+			put_page(b->stolen[i]);
+		kfree(b->stolen);
+		kfree(b);
+	}
+}
+
+/*
+ * Post the batch and wait for it.  Returns 0, or -ENOTCONN when the
+ * transport is dead or a work request failed or was flushed: the
+ * connection is lost.  A batch posted in part is parked, and no longer
+ * the caller's (@b is set to NULL).
+ */
+static int rr2s_rw_run(struct rr2s_conn *c, struct rr2s_rw_batch **bp,
+		       const struct rr2s_rw_dir *d)
+{
+	struct rr2s_rw_batch *b = *bp;
+	enum dma_data_direction dir = d->dir;
 	struct rdma_cm_id *id = c->b.id;
 	const struct ib_send_wr *bad_wr;
 	struct ib_send_wr *first = NULL;
@@ -202,8 +267,13 @@ static int rr2s_rw_run(struct rr2s_conn *c, struct rr2s_rw_batch *b,
 	u32 i;
 	int ret;
 
+	lockdep_assert_held(&c->rw_mutex);
 	if (!b->n)
 		return 0;
+	if (svc_xprt_is_dead(&c->b.xprt)) {
+		rr2s_rw_release(c, b, dir);
+		return -ENOTCONN;
+	}
 	for (i = 0; i < b->n; i++) {
 		first = rdma_rw_ctx_wrs(&b->rw[i].ctx, id->qp, id->port_num,
 					cqe, first);
@@ -216,13 +286,8 @@ static int rr2s_rw_run(struct rr2s_conn *c, struct rr2s_rw_batch *b,
 				      b->nwrs, ret);
 		rr2s_close(c);
 		if (bad_wr != first) {
-			/*
-			 * Part of the chain is on the queue, without its
-			 * signaled end: nothing says when it is done, so its
-			 * mappings stay until the connection is freed
-			 * rather than be unmapped under the device.
-			 */
-			b->n = 0;
+			rr2s_rw_orphan(c, b, d);
+			*bp = NULL;
 			return -ENOTCONN;
 		}
 		rr2s_rw_release(c, b, dir);
@@ -314,7 +379,7 @@ int rr2s_rw_segs(struct rr2s_conn *c, const struct rr2s_rw_dir *d,
 					    c->b.id->port_num, b->rw[b->n].sgl,
 					    b->rw[b->n].nents, d->dir);
 			kfree(b->rw[b->n].sgl);
-			ret = rr2s_rw_run(c, b, d->dir);
+			ret = rr2s_rw_run(c, &b, d);
 			if (ret)
 				break;
 			i--;
@@ -322,7 +387,7 @@ int rr2s_rw_segs(struct rr2s_conn *c, const struct rr2s_rw_dir *d,
 		}
 		if (ret == -EAGAIN && b->n) {
 			/* the QP's MR pool is used up by this batch */
-			ret = rr2s_rw_run(c, b, d->dir);
+			ret = rr2s_rw_run(c, &b, d);
 			if (ret)
 				break;
 			i--;
@@ -335,14 +400,14 @@ int rr2s_rw_segs(struct rr2s_conn *c, const struct rr2s_rw_dir *d,
 		len -= n;
 		moved += n;
 		if (b->n == RR2S_RW_CTXS) {
-			ret = rr2s_rw_run(c, b, d->dir);
+			ret = rr2s_rw_run(c, &b, d);
 			if (ret)
 				break;
 		}
 	}
 	if (!ret)
-		ret = rr2s_rw_run(c, b, d->dir);
-	else
+		ret = rr2s_rw_run(c, &b, d);
+	else if (b)
 		rr2s_rw_release(c, b, d->dir);	/* never posted */
 	mutex_unlock(&c->rw_mutex);
 	kfree(b);

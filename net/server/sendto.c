@@ -301,24 +301,32 @@ static int rr2s_reply_chunks(struct rr2s_conn *c, struct rr2s_rctx *x,
 	tx->holes = x->res;
 	tx->nholes = x->nres;
 
-	/* 2. inline if it fits, else the Reply chunk if it is big enough */
+	/*
+	 * 2. inline if it fits, else the Reply chunk if it is big enough
+	 * and the header that returns it fits a Send
+	 */
 	tx->vers = c->conn.vers;
 	tx->inline_size = c->conn.send_inline;
 	len = rpcrdma2_tx_len(tx);
 	if (ch->has_reply && rpcrdma2_tx_nmsgs(tx) != 1 &&
 	    ch->reply.capacity >= len) {
-		d.holes = x->res;
-		d.nholes = x->nres;
-		ret = rr2s_rw_segs(c, &d, 0, &ch->segs[ch->reply.first],
-				   ch->reply.nsegs, len);
-		if (ret)
-			return ret;
-		rr2s_echo_lengths(&ch->segs[ch->reply.first], ch->reply.nsegs,
-				  len);
 		rout.nsegs = ch->reply.nsegs;
 		rout.segs = &ch->segs[ch->reply.first];
 		tx->reply = &rout;
 		tx->nomsg = true;		/* V2-SPEC-01 */
+		if (rpcrdma2_tx_nmsgs(tx) != 1) {
+			tx->reply = NULL;	/* cannot say it: not used */
+			tx->nomsg = false;
+		}
+	}
+	if (tx->nomsg) {
+		d.holes = x->res;
+		d.nholes = x->nres;
+		ret = rr2s_rw_segs(c, &d, 0, rout.segs, rout.nsegs, len);
+		if (ret)
+			return ret;
+		rr2s_echo_lengths(&ch->segs[ch->reply.first], ch->reply.nsegs,
+				  len);
 		c->reply_chunks++;
 		written += len;
 		format = "reply-chunk";

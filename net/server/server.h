@@ -144,6 +144,7 @@ struct rr2s_conn {
 
 	/* RDMA Read and Write batches, one at a time (rw.c) */
 	struct mutex		rw_mutex;
+	struct list_head	rw_orphans;	/* posted in part, see rw.c */
 	u32			ord;		/* RDMA Reads in flight (IRD) */
 	bool			snd_w_inv;	/* Send With Invalidate allowed */
 
@@ -195,11 +196,13 @@ struct rr2s_rw_dir {
 	const struct rpcrdma2_hole *holes;
 	u32			nholes;
 	struct page		**pages;
+	struct svc_rqst		*rqstp;	/* whose pages are a Read sink */
 };
 
 int rr2s_rw_segs(struct rr2s_conn *c, const struct rr2s_rw_dir *d,
 		 u32 local_off, const struct rpcrdma2_segment *segs,
 		 u32 nsegs, u32 len);
+void rr2s_rw_drained(struct rr2s_conn *c);
 
 /* backchannel.c */
 int rr2s_bc_register(void);

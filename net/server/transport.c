@@ -320,8 +320,12 @@ static void rr2s_detach(struct svc_xprt *xprt)
 	rdma_disconnect(c->b.id);	/* flushes wake Reply senders */
 	wake_up_all(&c->send_wait);	/* ... and so does XPT_DEAD */
 	mutex_lock(&xprt->xpt_mutex);	/* no Reply is being sent */
-	if (c->ep_up)
+	mutex_lock(&c->rw_mutex);	/* ... and no Read chunk pulled */
+	if (c->ep_up) {
 		ib_drain_qp(c->b.id->qp);	/* no completion after this */
+		rr2s_rw_drained(c);
+	}
+	mutex_unlock(&c->rw_mutex);
 	mutex_unlock(&xprt->xpt_mutex);
 	trace_rpcrdma2_svc_close(&xprt->xpt_remote, 0);
 }
@@ -356,6 +360,7 @@ static int rr2s_listener_event(struct rr2s_listener *l,
 	spin_lock_init(&c->rq_lock);
 	spin_lock_init(&c->tx_lock);
 	mutex_init(&c->rw_mutex);
+	INIT_LIST_HEAD(&c->rw_orphans);
 	init_waitqueue_head(&c->send_wait);
 	INIT_WORK(&c->grant_work, rr2s_grant_worker);
 	/* the client's responder resources, seen from here (IRD) */

@@ -140,9 +140,15 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 	nsend = attr->nr_send + attr->nr_send_extra + 1;
 	ncqe = attr->nr_recv + nsend + 1 + attr->nr_rw_ctxs +
 	       attr->nr_cqe_extra;
+	/*
+	 * rdma_rw adds up to three WRs per context (registration, the
+	 * operation, invalidation) and silently clamps the Send Queue to
+	 * the device's limit: refuse rather than be shortchanged.
+	 */
 	if (!attr->nr_recv || !attr->nr_send ||
 	    attr->nr_recv + 1 > dattr->max_qp_wr ||
-	    nsend > dattr->max_qp_wr || ncqe > dattr->max_cqe)
+	    nsend + 3 * attr->nr_rw_ctxs > dattr->max_qp_wr ||
+	    ncqe > dattr->max_cqe)
 		return -EINVAL;
 
 	ep->pd = ib_alloc_pd(id->device, 0);

@@ -1601,14 +1601,15 @@ static void rr2r_expect_put_ok(struct kunit *test,
  * Read chunk at its Position, pulled and padded by the server; then
  * V2-SPEC-01, V2-SPEC-02, V2-SPEC-07: a Special Format Call (NOMSG)
  * whose whole RPC message is a Position-Zero Read chunk of two
- * segments, which the server joins in list order.
+ * segments, which the server joins in list order; and a Call with two
+ * Read chunks at two Positions.
  */
 static void rr2r_svc_read_chunks(struct kunit *test, u32 vers)
 {
 	const u32 len = 10001, seed = 0xfeed, pz_len = 3001;
 	struct rpcrdma2_test_conn *raw = rr2r_raw_vers(test, vers);
+	struct rpcrdma2_chunk_out rd, rds[2];
 	struct rpcrdma2_segment segs[2];
-	struct rpcrdma2_chunk_out rd;
 	struct rr2r_mr *m;
 	u8 msg[512], call[48];
 	u32 n, pz;
@@ -1636,6 +1637,25 @@ static void rr2r_svc_read_chunks(struct kunit *test, u32 vers)
 	rd = (struct rpcrdma2_chunk_out){ .nsegs = 2, .segs = segs };
 	n = rr2r_chunk_call(msg, vers, 0xe3, true, 0, &rd, 1, NULL, 0, NULL);
 	rr2r_expect_put_ok(test, raw, vers, msg, n, 0xe3, pz_len);
+
+	/*
+	 * V2-CHUNK-12: two Read chunks.  The second one's Position counts
+	 * the first chunk and its padding, which are not inline: 48 +
+	 * 1004, while the inline octets end at 48.  The PUT reads only
+	 * the first; the second must be pulled all the same.
+	 */
+	m = rr2r_mr(test, raw, 16384);
+	rr2r_mr_fill(m, 0, 1001, seed);
+	segs[0] = rr2r_seg(m, 0, 1001);
+	segs[1] = rr2r_seg(m, 8192, 500);
+	rds[0] = (struct rpcrdma2_chunk_out){ .nsegs = 1, .segs = &segs[0],
+					      .position = 48 };
+	rds[1] = (struct rpcrdma2_chunk_out){ .nsegs = 1, .segs = &segs[1],
+					      .position = 48 + 1004 };
+	n = rr2r_chunk_call(msg, vers, 0xe5, false, 0, rds, 2, NULL, 0, NULL);
+	n += rr2r_rpc_call(msg + n, 0xe5, RR2R_PROG, RR2R_PUT);
+	n += rr2r_args(msg + n, seed, 1001);
+	rr2r_expect_put_ok(test, raw, vers, msg, n, 0xe5, 1001);
 }
 
 static void rr2r_svc_read_chunks_v1(struct kunit *test)
