@@ -12,12 +12,17 @@
  *   - V2-FRAME-19: a first reply that settles nothing makes the next
  *     connection open in Version 1, with no second CONNPROP;
  *   - the errors a client must answer or drop, and the routing of
- *     reverse Calls (V2-RDIR-18); see rr2w_client_answers_and_drops().
+ *     reverse Calls (V2-RDIR-18); see rr2w_client_answers_and_drops();
+ *   - chunks on Version 1: the Write chunk a READ-like Call offers, a
+ *     hostile returned length, an unused chunk, a short one, Send With
+ *     Invalidate of the offered rkey; the MR pool is full again after
+ *     each (rr2w_v1_write_chunk()).
  *
  * Cases run once per provider (rxe, siw).
  */
 
 #include <kunit/test.h>
+#include <linux/highmem.h>
 #include <linux/sunrpc/clnt.h>
 #include <linux/sunrpc/xprtrdma.h>
 #include <linux/unaligned.h>
@@ -45,12 +50,52 @@ static int rr2w_dec_void(struct rpc_rqst *req, struct xdr_stream *xdr,
 	return 0;
 }
 
+/* READ: (length) -> (length, opaque data into pages, XDRBUF_READ) */
+#define RR2W_READ_MAX	(64 * 1024)
+
+struct rr2w_read {
+	struct page	**pages;
+	u32		len;		/* asked for; then what came */
+};
+
+static void rr2w_enc_read(struct rpc_rqst *req, struct xdr_stream *xdr,
+			  const void *data)
+{
+	const struct rr2w_read *a = data;
+
+	xdr_stream_encode_u32(xdr, a->len);
+	rpc_prepare_reply_pages(req, a->pages, 0, a->len, 1);
+	req->rq_rcv_buf.flags |= XDRBUF_READ;
+}
+
+static int rr2w_dec_read(struct rpc_rqst *req, struct xdr_stream *xdr,
+			 void *data)
+{
+	struct rr2w_read *res = data;
+	u32 len;
+
+	if (xdr_stream_decode_u32(xdr, &len) < 0 || len > RR2W_READ_MAX)
+		return -EIO;
+	if (xdr_read_pages(xdr, len) != len)
+		return -EIO;
+	res->len = len;
+	return 0;
+}
+
 static const struct rpc_procinfo rr2w_procs[] = {
 	{
 		.p_proc		= 0,
 		.p_encode	= rr2w_enc_void,
 		.p_decode	= rr2w_dec_void,
 		.p_name		= "NULL",
+	},
+	{
+		.p_proc		= 1,
+		.p_encode	= rr2w_enc_read,
+		.p_decode	= rr2w_dec_read,
+		.p_arglen	= 1,
+		.p_replen	= 1,
+		.p_name		= "READ",
 	},
 };
 
@@ -510,6 +555,220 @@ static void rr2w_client_answers_and_drops(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
 }
 
+/* ---- chunks ---- */
+
+/* Start a READ of @len octets into @rd's pages. */
+static void rr2w_call_read(struct rr2w *w, struct rr2w_read *rd, u32 len)
+{
+	struct rpc_message msg = {
+		.rpc_proc	= &rr2w_procs[1],
+		.rpc_argp	= rd,
+		.rpc_resp	= rd,
+	};
+
+	rd->len = len;
+	reinit_completion(&w->done);
+	w->status = 1;
+	KUNIT_ASSERT_EQ(w->test, 0, rpc_call_async(w->clnt, &msg,
+						   RPC_TASK_SOFT,
+						   &rr2w_call_ops, w));
+}
+
+/* The client's next message, whole, decoded with room for chunks. */
+static u8 *rr2w_take_full(struct rr2w *w, u32 vers, struct rpcrdma2_hdr *h)
+{
+	static const struct rpcrdma2_limits lim = {
+		.max_read_chunks = 4, .max_write_chunks = 4,
+		.max_segments = RR2C_MAX_SEGS,
+	};
+	struct rpcrdma2_test_ep *ep = &w->srv.server;
+	u8 *buf = kunit_kzalloc(w->test, RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
+	u32 len;
+
+	KUNIT_ASSERT_NOT_NULL(w->test, buf);
+	KUNIT_ASSERT_EQ(w->test, 0, rpcrdma2_test_wait_recv(ep));
+	len = ep->ep.recvs[0].len;
+	memcpy(buf, rpcrdma2_test_recv_buf(ep), len);
+	KUNIT_ASSERT_EQ(w->test, 0, rpcrdma2_test_post_recv(ep));
+	KUNIT_ASSERT_EQ(w->test, 0,
+			rpcrdma2_decode_hdr(buf, len, vers, &lim, h));
+	return buf;
+}
+
+/*
+ * A Version 1 RDMA_MSG Reply echoing the Write chunk @segs with the
+ * lengths @lens, then an RPC Reply whose result is a length word
+ * @dlen and @inl inline octets of data.
+ */
+static u32 rr2w_v1_write_reply(u8 *b, u32 xid,
+			       const struct rpcrdma2_segment *segs, u32 nsegs,
+			       const u32 *lens, u32 dlen, const char *inl)
+{
+	u32 n = 16, i, ilen = inl ? strlen(inl) : 0;
+
+	put_unaligned_be32(xid, b);
+	put_unaligned_be32(RPCRDMA2_VERS_1, b + 4);
+	put_unaligned_be32(32, b + 8);
+	put_unaligned_be32(RDMA_MSG, b + 12);
+	put_unaligned_be32(0, b + n);		/* no Read list */
+	put_unaligned_be32(1, b + n + 4);	/* one Write chunk */
+	put_unaligned_be32(nsegs, b + n + 8);
+	n += 12;
+	for (i = 0; i < nsegs; i++) {
+		put_unaligned_be32(segs[i].handle, b + n);
+		put_unaligned_be32(lens[i], b + n + 4);
+		put_unaligned_be64(segs[i].offset, b + n + 8);
+		n += 16;
+	}
+	put_unaligned_be32(0, b + n);		/* end of the Write list */
+	put_unaligned_be32(0, b + n + 4);	/* no Reply chunk */
+	n += 8;
+	n += rr2w_reply(b + n, xid, RPC_SUCCESS);
+	put_unaligned_be32(dlen, b + n);
+	n += 4;
+	memset(b + n, 0, round_up(ilen, 4));
+	memcpy(b + n, inl ?: "", ilen);
+	return n + round_up(ilen, 4);
+}
+
+/* The client's READ Call: a Write chunk of @len octets, nothing else. */
+static u32 rr2w_take_read(struct rr2w *w, u32 len,
+			  struct rpcrdma2_segment *segs, u32 *nsegs)
+{
+	struct rpcrdma2_hdr h;
+	u32 i, n, total = 0;
+	u8 *buf;
+
+	buf = rr2w_take_full(w, RPCRDMA2_VERS_1, &h);
+	KUNIT_EXPECT_EQ(w->test, h.htype, RDMA_MSG);
+	KUNIT_EXPECT_EQ(w->test, h.reads.chunks, 0);
+	KUNIT_EXPECT_EQ(w->test, h.reply.chunks, 0);
+	KUNIT_ASSERT_EQ(w->test, h.writes.chunks, 1);
+	n = rpcrdma2_write_chunk(buf, &h, 0, 0, &segs[0]);
+	KUNIT_ASSERT_GE(w->test, n, 1);
+	KUNIT_ASSERT_LE(w->test, n, RR2C_MAX_SEGS);
+	for (i = 0; i < n; i++) {
+		rpcrdma2_write_chunk(buf, &h, 0, i, &segs[i]);
+		KUNIT_EXPECT_NE(w->test, segs[i].handle, 0);
+		total += segs[i].length;
+	}
+	/* V2-CHUNK-23: exactly the result's pages, no pad */
+	KUNIT_EXPECT_EQ(w->test, total, len);
+	*nsegs = n;
+	return h.xid;
+}
+
+static void rr2w_expect_pool_full(struct kunit *test, struct rr2c *r)
+{
+	KUNIT_EXPECT_EQ(test, READ_ONCE(r->frwr.nfree), READ_ONCE(r->frwr.nr));
+}
+
+static void rr2w_send_inv(struct rr2w *w, const void *msg, u32 len, u32 rkey)
+{
+	struct rpcrdma2_test_ep *ep = &w->srv.server;
+
+	memcpy(rpcrdma2_test_send_buf(ep), msg, len);
+	reinit_completion(&ep->send_done);
+	KUNIT_ASSERT_EQ(w->test, 0,
+			rpcrdma2_ep_post_send(&ep->ep.sends[0], len, rkey));
+	KUNIT_ASSERT_EQ(w->test, 0, rpcrdma2_test_wait_send(ep));
+}
+
+/*
+ * Version 1 (after an ERR_VERS fallback): a READ beyond the receive
+ * threshold offers a Write chunk for exactly its pages, and the Reply's
+ * chunk is checked against it.
+ *   V2-CHUNK-20: a returned segment longer than offered fails the RPC.
+ *   V2-CHUNK-21: an unused chunk: the result comes inline.
+ *   V2-CHUNK-22: a short chunk: the result is the chunk's octets.
+ *   V2-RINV-08: Send With Invalidate of the offered rkey is accepted and
+ *   that MR not invalidated again.
+ *   V2-SEC-08: every MR is back in the pool when the RPC completes.
+ */
+static void rr2w_v1_write_chunk(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	struct rpcrdma2_segment segs[RR2C_MAX_SEGS];
+	u32 lens[RR2C_MAX_SEGS] = { };
+	struct rr2w_read rd = { };
+	struct rpcrdma2_hdr h;
+	struct rr2c *r;
+	u8 *msg, pl[64];
+	u64 before;
+	u32 xid, n, nsegs;
+	char *data;
+
+	msg = kunit_kzalloc(test, RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	rd.pages = kunit_kcalloc(test, RR2W_READ_MAX >> PAGE_SHIFT,
+				 sizeof(*rd.pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rd.pages);
+	for (n = 0; n < RR2W_READ_MAX >> PAGE_SHIFT; n++) {
+		rd.pages[n] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		KUNIT_ASSERT_NOT_NULL(test, rd.pages[n]);
+	}
+	r = rr2c(rr2w_xprt(w));
+
+	/* settle Version 1 as in rr2w_v2_err_vers_falls_back() */
+	rr2w_call_read(w, &rd, RR2W_READ_MAX);
+	rr2w_accept(w);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_CONNPROP);
+	rr2w_hdr(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_ERROR, RDMA2_F_RESPONSE);
+	put_unaligned_be32(RDMA2_ERR_VERS, msg + 20);
+	put_unaligned_be32(1, msg + 24);
+	put_unaligned_be32(1, msg + 28);
+	rr2w_send(w, msg, 32);
+
+	/* a returned length beyond the registration: -EIO, no overflow */
+	xid = rr2w_take_read(w, RR2W_READ_MAX, segs, &nsegs);
+	lens[0] = segs[0].length + 1;
+	before = r->stats.bad_chunks;
+	n = rr2w_v1_write_reply(msg, xid, segs, nsegs, lens, lens[0], NULL);
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), -EIO);
+	KUNIT_EXPECT_EQ(test, r->stats.bad_chunks, before + 1);
+	rr2w_expect_pool_full(test, r);
+
+	/* unused: the data inline */
+	rr2w_call_read(w, &rd, RR2W_READ_MAX);
+	xid = rr2w_take_read(w, RR2W_READ_MAX, segs, &nsegs);
+	memset(lens, 0, sizeof(lens));
+	n = rr2w_v1_write_reply(msg, xid, segs, nsegs, lens, 8, "abcdefgh");
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+	KUNIT_EXPECT_EQ(test, rd.len, 8);
+	data = kmap_local_page(rd.pages[0]);
+	KUNIT_EXPECT_EQ(test, memcmp(data, "abcdefgh", 8), 0);
+	kunmap_local(data);
+	rr2w_expect_pool_full(test, r);
+
+	/* short: 100 octets in the first segment */
+	before = r->stats.mrs_local_inv;
+	rr2w_call_read(w, &rd, RR2W_READ_MAX);
+	xid = rr2w_take_read(w, RR2W_READ_MAX, segs, &nsegs);
+	lens[0] = 100;
+	n = rr2w_v1_write_reply(msg, xid, segs, nsegs, lens, 100, NULL);
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+	KUNIT_EXPECT_EQ(test, rd.len, 100);
+	KUNIT_EXPECT_GT(test, r->stats.mrs_local_inv, before);
+	rr2w_expect_pool_full(test, r);
+
+	/* Send With Invalidate of the offered rkey */
+	before = r->stats.mrs_remote_inv;
+	rr2w_call_read(w, &rd, RR2W_READ_MAX);
+	xid = rr2w_take_read(w, RR2W_READ_MAX, segs, &nsegs);
+	memset(lens, 0, sizeof(lens));
+	n = rr2w_v1_write_reply(msg, xid, segs, nsegs, lens, 0, NULL);
+	rr2w_send_inv(w, msg, n, segs[0].handle);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+	KUNIT_EXPECT_EQ(test, r->stats.mrs_remote_inv, before + 1);
+	rr2w_expect_pool_full(test, r);
+	for (n = 0; n < RR2W_READ_MAX >> PAGE_SHIFT; n++)
+		__free_page(rd.pages[n]);
+}
+
 static const enum rpcrdma2_test_link rr2w_links[] = {
 	RPCRDMA2_TEST_RXE,
 	RPCRDMA2_TEST_SIW,
@@ -545,6 +804,7 @@ static struct kunit_case rr2w_cases[] = {
 	KUNIT_CASE_PARAM(rr2w_v2_err_vers_falls_back, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_bad_first_reply_no_loop, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_client_answers_and_drops, rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v1_write_chunk, rr2w_link_gen_params),
 	{}
 };
 
