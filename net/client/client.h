@@ -253,7 +253,8 @@ void rr2c_reply_finish(struct rr2c *r, struct rr2c_req *req);
 
 /* marshal.c */
 enum rr2c_format rr2c_marshal_policy(struct rr2c *r, struct rr2c_req *req);
-int rr2c_marshal_chunks(struct rr2c *r, struct rr2c_req *req);
+int rr2c_marshal_prepare(struct rr2c *r, struct rr2c_req *req);
+int rr2c_marshal_post(struct rr2c *r, struct rr2c_req *req);
 
 /* frwr.c */
 int rr2c_frwr_create(struct rr2c *r);

@@ -527,7 +527,8 @@ int rr2c_frwr_remote_inv(struct rr2c *r, struct rr2c_req *req, u32 rkey)
  * are quarantined: the QP is in the error state, so the peer cannot
  * reach them, and teardown deregisters them.
  */
-static bool rr2c_frwr_post_inv_locked(struct rr2c *r, struct rr2c_req *req)
+static bool rr2c_frwr_post_inv_locked(struct rr2c *r, struct rr2c_req *req,
+				      bool sync)
 {
 	struct ib_send_wr *first = NULL, **pp = &first;
 	const struct ib_send_wr *bad;
@@ -553,6 +554,7 @@ static bool rr2c_frwr_post_inv_locked(struct rr2c *r, struct rr2c_req *req)
 	}
 	if (!last)
 		return false;
+	req->inv_sync = sync;
 	last->inv_cqe.done = rr2c_frwr_inv_done;
 	last->inv_wr.send_flags = IB_SEND_SIGNALED;
 	if (r->frwr.live && !ib_post_send(r->ep.id->qp, first, &bad))
@@ -578,8 +580,7 @@ bool rr2c_frwr_unmap_async(struct rr2c *r, struct rr2c_req *req)
 	bool posted;
 
 	spin_lock(&r->frwr.lock);
-	req->inv_sync = false;
-	posted = rr2c_frwr_post_inv_locked(r, req);
+	posted = rr2c_frwr_post_inv_locked(r, req, false);
 	spin_unlock(&r->frwr.lock);
 	return posted;
 }
@@ -604,8 +605,7 @@ void rr2c_frwr_unmap_sync(struct rr2c *r, struct rr2c_req *req)
 		return;
 	}
 	reinit_completion(&req->inv_done);
-	req->inv_sync = true;
-	posted = rr2c_frwr_post_inv_locked(r, req);
+	posted = rr2c_frwr_post_inv_locked(r, req, true);
 	spin_unlock(&r->frwr.lock);
 	if (posted)
 		wait_for_completion(&req->inv_done);

@@ -39,9 +39,11 @@
  *   reduced (V2-SEC-13): the Call goes inline, continued or in Special
  *   Format, the Reply inline, continued or in a Reply chunk.
  *
- * Locking: called from ->send_request under the transport's tx_lock,
+ * Locking: rr2c_marshal_policy() and rr2c_marshal_prepare() run in the
+ * sending task's context without locks (registration may sleep in the
+ * provider); rr2c_marshal_post() runs under the transport's tx_lock,
  * which keeps a chunked Call out of a half-cut continued message
- * (E-31).  Nothing here sleeps.
+ * (E-31).  The transmit lock (XPRT_LOCKED) serializes senders.
  *
  * Called by: transport.c (rr2c_op_send_request).
  */
@@ -306,32 +308,64 @@ static void rr2c_marshal_count(struct rr2c *r, struct rr2c_req *req)
 				   req->nr_rpsegs, req->rq.rq_snd_buf.len);
 }
 
-/**
- * rr2c_marshal_chunks - build and post a Call that carries chunks
- * @r: the transport; the caller holds tx_lock
- * @req: the request, after rr2c_marshal_policy() chose chunks
- *
- * Returns 0 (posted), -ENOBUFS (no Send buffer) or -EAGAIN (no free
- * MR): wait for room; -E2BIG: the chunks do not fit this Send or the
- * peer's limits (on Version 2 the caller continues instead);
- * -ENOTCONN: the post failed; another negative errno: the Call cannot
- * be marshaled.  On any failure nothing stays registered.
- */
-int rr2c_marshal_chunks(struct rr2c *r, struct rr2c_req *req)
+/* The header rpcrdma2_encode_msg() makes for @req's chunks. */
+static u32 rr2c_hdr_len(const struct rr2c *r, const struct rr2c_req *req)
 {
-	struct rpcrdma2_send *sd;
-	struct ib_send_wr *wr;
-	u32 len = 0;
+	u32 len = rr2c_hdr_min(r) + 24 * req->nr_rsegs;
+
+	if (req->nr_wsegs)
+		len += 8 + 16 * req->nr_wsegs;
+	if (req->nr_rpsegs)
+		len += 4 + 16 * req->nr_rpsegs;
+	return len;
+}
+
+/* Do the header and the inline payload fit one Send? */
+static bool rr2c_marshal_fits(const struct rr2c *r, const struct rr2c_req *req)
+{
+	const struct xdr_buf *snd = &req->rq.rq_snd_buf;
+	u32 size = min(r->conn.send_inline, r->ep.attr.send_size);
+	u32 hl = snd->head[0].iov_len, ilen, tail_off;
+
+	switch (req->call_ck) {
+	case RR2C_CALL_PZRC:
+		ilen = 0;
+		break;
+	case RR2C_CALL_READ:
+		tail_off = hl + snd->page_len + xdr_pad_size(snd->page_len);
+		ilen = hl + (snd->len > tail_off ? snd->len - tail_off : 0);
+		break;
+	default:
+		ilen = snd->len;
+		break;
+	}
+	return rr2c_hdr_len(r, req) + ilen <= size;
+}
+
+/**
+ * rr2c_marshal_prepare - register the chunks rr2c_marshal_policy() chose
+ * @r: the transport
+ * @req: the request
+ *
+ * Runs in the sending task's context, outside every spinlock: a
+ * provider may sleep in ib_map_mr_sg().  On Version 1 a Read chunk
+ * whose remaining Call does not fit one Send becomes a Position-Zero
+ * Read chunk.
+ *
+ * Returns 0 (the MRs are mapped, not yet posted), -EAGAIN (no free MR),
+ * -E2BIG (the chunks do not fit one Send or the peer's limits; on
+ * Version 2 the caller continues instead), or another negative errno.
+ * On failure nothing stays registered.
+ */
+int rr2c_marshal_prepare(struct rr2c *r, struct rr2c_req *req)
+{
 	int ret;
 
-	lockdep_assert_held(&r->tx_lock);
-	sd = rpcrdma2_pool_get(&r->pool, false);
-	if (!sd)
-		return -ENOBUFS;
+	might_sleep();
 	for (;;) {
 		ret = rr2c_marshal_map(r, req);
-		if (!ret)
-			ret = rr2c_marshal_encode(r, req, sd, &len);
+		if (!ret && !rr2c_marshal_fits(r, req))
+			ret = -E2BIG;
 		if (ret != -E2BIG || req->call_ck != RR2C_CALL_READ ||
 		    r->conn.vers != RPCRDMA2_VERS_1)
 			break;
@@ -339,7 +373,37 @@ int rr2c_marshal_chunks(struct rr2c *r, struct rr2c_req *req)
 		rr2c_frwr_unmap_unposted(r, req);
 		req->call_ck = RR2C_CALL_PZRC;
 	}
-	wr = ret ? NULL : rpcrdma2_ep_send_wr(sd, len, 0);
+	if (ret)
+		rr2c_frwr_unmap_unposted(r, req);
+	return ret;
+}
+
+/**
+ * rr2c_marshal_post - post a Call whose chunks are prepared
+ * @r: the transport; the caller holds tx_lock
+ * @req: the request, after rr2c_marshal_prepare()
+ *
+ * Encodes the header and inline payload into a Send buffer and posts
+ * the REG_MRs and the Send in one chain.  Returns 0, -ENOBUFS (no Send
+ * buffer: wait for one), -ENOTCONN (the post failed) or another
+ * negative errno; on failure the MRs are released.
+ */
+int rr2c_marshal_post(struct rr2c *r, struct rr2c_req *req)
+{
+	struct rpcrdma2_send *sd;
+	struct ib_send_wr *wr = NULL;
+	u32 len = 0;
+	int ret;
+
+	lockdep_assert_held(&r->tx_lock);
+	sd = rpcrdma2_pool_get(&r->pool, false);
+	if (!sd) {
+		rr2c_frwr_unmap_unposted(r, req);
+		return -ENOBUFS;
+	}
+	ret = rr2c_marshal_encode(r, req, sd, &len);
+	if (!ret)
+		wr = rpcrdma2_ep_send_wr(sd, len, 0);
 	if (!wr) {
 		rr2c_frwr_unmap_unposted(r, req);
 		rpcrdma2_pool_put(&r->pool, sd);

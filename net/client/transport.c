@@ -478,48 +478,77 @@ static int rr2c_wait_chunks(struct rr2c *r)
 	return -EAGAIN;
 }
 
+/* Is @req the message whose cutting is under way on this connection? */
+static bool rr2c_tx_is(const struct rr2c *r, const struct rpc_rqst *req)
+{
+	return r->tx_req == req && r->tx_xid == req->rq_xid &&
+	       r->tx_cookie == r->xprt.connect_cookie;
+}
+
+static int rr2c_too_big(struct rr2c *r, struct rpc_rqst *rq, int ret)
+{
+	r->stats.too_big++;
+	trace_rpcrdma2_clnt_too_big(be32_to_cpu(rq->rq_xid), r->conn.vers, 0,
+				    rq->rq_snd_buf.len);
+	return ret == -ENOTCONN ? ret : -EMSGSIZE;
+}
+
 /*
- * A forward Call that marshal.c's policy gave chunks.  Returns 0 when
- * posted, 1 when it is to be sent without chunks after all (Version 2:
- * the chunks did not fit), or the errno for ->send_request.
+ * Before anything is locked: does marshal.c's policy give this forward
+ * Call chunks, and can they be registered?  Returns 1 (chunks mapped,
+ * to be posted), 0 (no chunks: inline or continued), or the errno for
+ * ->send_request.
  */
+static int rr2c_send_prepare(struct rr2c *r, struct rr2c_req *req)
+{
+	bool resuming;
+	int ret;
+
+	spin_lock(&r->tx_lock);
+	resuming = rr2c_tx_is(r, &req->rq);
+	spin_unlock(&r->tx_lock);
+	if (resuming || rr2c_marshal_policy(r, req) != RR2C_FMT_CHUNKS)
+		return 0;
+	ret = rr2c_marshal_prepare(r, req);
+	switch (ret) {
+	case 0:
+		return 1;
+	case -EAGAIN:
+		return rr2c_wait_chunks(r);
+	case -E2BIG:
+		/* Version 2: continuation carries it without chunks */
+		if (r->conn.vers == RPCRDMA2_VERS_2)
+			return 0;
+		fallthrough;
+	default:
+		return rr2c_too_big(r, &req->rq, ret);
+	}
+}
+
+/* Post a prepared chunked Call; the caller holds tx_lock. */
 static int rr2c_send_chunks(struct rr2c *r, struct rr2c_req *req)
 {
 	struct rpc_rqst *rq = &req->rq;
 	int ret;
 
-	rq->rq_xtime = ktime_get();
-	ret = rr2c_marshal_chunks(r, req);
+	rq->rq_xtime = ktime_get();	/* per-op RTT in mountstats */
+	ret = rr2c_marshal_post(r, req);
 	switch (ret) {
 	case 0:
+		rpcrdma2_seq_start(&r->seq, 1);
 		rq->rq_bytes_sent = 0;
 		rq->rq_xmit_bytes_sent += rq->rq_snd_buf.len;
 		trace_rpcrdma2_clnt_call(be32_to_cpu(rq->rq_xid), r->conn.vers,
 					 1, rq->rq_snd_buf.len);
 		return 0;
 	case -ENOBUFS:
-	case -EAGAIN:
 		return rr2c_wait_chunks(r);
-	case -E2BIG:
-		if (r->conn.vers == RPCRDMA2_VERS_2)
-			return 1;
+	case -ENOTCONN:
+		xprt_force_disconnect(&r->xprt);
 		fallthrough;
 	default:
-		break;
+		return rr2c_too_big(r, rq, ret);
 	}
-	r->stats.too_big++;
-	trace_rpcrdma2_clnt_too_big(be32_to_cpu(rq->rq_xid), r->conn.vers, 0,
-				    rq->rq_snd_buf.len);
-	if (ret == -ENOTCONN)
-		xprt_force_disconnect(&r->xprt);
-	return ret == -ENOTCONN ? ret : -EMSGSIZE;
-}
-
-/* Is @req the message whose cutting is under way on this connection? */
-static bool rr2c_tx_is(const struct rr2c *r, const struct rpc_rqst *req)
-{
-	return r->tx_req == req && r->tx_xid == req->rq_xid &&
-	       r->tx_cookie == r->xprt.connect_cookie;
 }
 
 /* Begin cutting @req.  Returns the number of Sends or a negative errno. */
@@ -560,7 +589,7 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 	struct rpc_xprt *xprt = req->rq_xprt;
 	struct rr2c *r = rr2c(xprt);
 	struct rpcrdma2_send *sd;
-	int more, ret;
+	int more, ret, chunks = 0;
 	u32 len;
 
 	if (!xprt_connected(xprt))
@@ -568,12 +597,19 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 	ret = rr2c_alloc_sparse_pages(&req->rq_rcv_buf);
 	if (ret)
 		return ret;
-	/* MRs of an earlier transmission on this connection (V2-SEC-09) */
-	if (!bc_prealloc(req))
+	if (!bc_prealloc(req)) {
+		/* MRs of an earlier transmission here (V2-SEC-09) */
 		rr2c_frwr_unmap_sync(r, rr2c_req(req));
+		chunks = rr2c_send_prepare(r, rr2c_req(req));
+		if (chunks < 0)
+			return chunks;
+	}
 	/* a Reply to a reverse Call uses no forward credit (RFC 8167) */
-	if (!bc_prealloc(req) && !xprt_request_get_cong(xprt, req))
+	if (!bc_prealloc(req) && !xprt_request_get_cong(xprt, req)) {
+		if (chunks)
+			rr2c_frwr_unmap_unposted(r, rr2c_req(req));
 		return -EBADSLT;
+	}
 
 	spin_lock(&r->tx_lock);
 	if (!rr2c_tx_is(r, req)) {
@@ -582,16 +618,15 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 			/* another message was left half cut */
 			rr2c_tx_abandon(r);
 			spin_unlock(&r->tx_lock);
+			if (chunks)
+				rr2c_frwr_unmap_unposted(r, rr2c_req(req));
 			xprt_force_disconnect(xprt);
 			return -ENOTCONN;
 		}
-		if (!bc_prealloc(req) &&
-		    rr2c_marshal_policy(r, rr2c_req(req)) == RR2C_FMT_CHUNKS) {
+		if (chunks) {
 			ret = rr2c_send_chunks(r, rr2c_req(req));
-			if (ret <= 0) {
-				spin_unlock(&r->tx_lock);
-				return ret;
-			}
+			spin_unlock(&r->tx_lock);
+			return ret;
 		}
 		ret = rr2c_tx_begin(r, req);
 		if (ret < 0) {
