@@ -458,15 +458,20 @@ static int rr2c_reply_fixup(struct rr2c *r, struct rr2c_req *req,
 	}
 	if (rpcrdma2_copy_to_xdr(xb, 0, p, pos) != pos)
 		return -EIO;
-	*len = pos + wlen;
+	/*
+	 * The length counts the item's pad (the RPC layer takes only
+	 * whole XDR words): after the item comes its pad, then the rest.
+	 */
+	pad = xdr_pad_size(wlen);
+	*len = pos + wlen + pad;
 	rest = plen - pos;
+	if (pad && rpcrdma2_copy_to_xdr(xb, pos + wlen, zero, pad) != pad)
+		return -EIO;
 	if (!rest)
 		return 0;
-	pad = xdr_pad_size(wlen);
-	if (rpcrdma2_copy_to_xdr(xb, *len, zero, pad) != pad ||
-	    rpcrdma2_copy_to_xdr(xb, *len + pad, p + pos, rest) != rest)
+	if (rpcrdma2_copy_to_xdr(xb, *len, p + pos, rest) != rest)
 		return -EIO;
-	*len += pad + rest;
+	*len += rest;
 	r->stats.fixup_octets += rest;
 	return 0;
 }
