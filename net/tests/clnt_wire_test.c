@@ -690,6 +690,7 @@ static void rr2w_send_inv(struct rr2w *w, const void *msg, u32 len, u32 rkey)
  *   V2-RINV-08: Send With Invalidate of the offered rkey is accepted and
  *   that MR not invalidated again.
  *   V2-SEC-08: every MR is back in the pool when the RPC completes.
+ *   V2-SEC-09: a killed RPC's MRs are invalidated before it is gone.
  */
 static void rr2w_v1_write_chunk(struct kunit *test)
 {
@@ -770,6 +771,15 @@ static void rr2w_v1_write_chunk(struct kunit *test)
 	rr2w_send_inv(w, msg, n, segs[0].handle);
 	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
 	KUNIT_EXPECT_EQ(test, r->stats.mrs_remote_inv, before + 1);
+	rr2w_expect_pool_full(test, r);
+
+	/* V2-SEC-09: an RPC killed before its Reply invalidates its MRs */
+	before = r->stats.mrs_local_inv;
+	rr2w_call_read(w, &rd, RR2W_READ_MAX);
+	rr2w_take_read(w, RR2W_READ_MAX, segs, &nsegs);
+	rpc_killall_tasks(w->clnt);
+	KUNIT_EXPECT_LT(test, rr2w_wait_call(w), 0);
+	KUNIT_EXPECT_EQ(test, r->stats.mrs_local_inv, before + nsegs);
 	rr2w_expect_pool_full(test, r);
 	for (n = 0; n < RR2W_READ_MAX >> PAGE_SHIFT; n++)
 		__free_page(rd.pages[n]);
