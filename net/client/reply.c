@@ -184,9 +184,10 @@ static void rr2c_reply_done(struct rr2c *r, struct rpc_rqst *rq, int status,
  * Copy Reply octets to the request with XID @xid at *@off and, on the
  * last message, complete it with @status (0: the whole Reply arrived).
  * The request is pinned only for the copy, or until its MRs are
- * invalidated after the last message.
+ * invalidated after the last message.  Returns false on a protocol
+ * error: the rest of the Reply is to be dropped.
  */
-static void rr2c_reply_copy(struct rr2c *r, u32 xid, const void *data,
+static bool rr2c_reply_copy(struct rr2c *r, u32 xid, const void *data,
 			    u32 len, u32 *off, bool last, int status,
 			    const struct rpcrdma2_recv *rv)
 {
@@ -198,23 +199,24 @@ static void rr2c_reply_copy(struct rr2c *r, u32 xid, const void *data,
 	if (!req) {
 		spin_unlock(&xprt->queue_lock);
 		r->stats.bad_xids++;
-		return;
+		return true;
 	}
 	xprt_pin_rqst(req);
 	spin_unlock(&xprt->queue_lock);
 
 	if (!rr2c_reply_remote_inv(r, req, rv))
-		return;
+		return false;
 	if (len)
 		*off += rpcrdma2_copy_to_xdr(&req->rq_private_buf, *off, data,
 					     len);
 	if (last) {
 		rr2c_reply_done(r, req, status, *off);
-		return;
+		return true;
 	}
 	spin_lock(&xprt->queue_lock);
 	xprt_unpin_rqst(req);
 	spin_unlock(&xprt->queue_lock);
+	return true;
 }
 
 /* The first message of a forward Reply or a reverse Call. */
@@ -267,8 +269,13 @@ static void rr2c_recv_msg(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 	if (rpcrdma2_seq_ack_due(r->reasm.nmsgs, more))
 		rr2c_send_ack(r);
 	if (!r->rx_bc) {
-		rr2c_reply_copy(r, r->rx_xid, payload, plen, &r->rx_off, !more,
-				0, rv);
+		if (!rr2c_reply_copy(r, r->rx_xid, payload, plen, &r->rx_off,
+				     !more, 0, rv)) {
+			/* nothing more of it completes the RPC */
+			rpcrdma2_reasm_abort(&r->reasm, hdr);
+			rr2c_rx_drop(r);
+			return;
+		}
 	} else if (r->rx_bc_req) {
 		r->rx_off += rpcrdma2_copy_to_xdr(&r->rx_bc_req->rq_private_buf,
 						  r->rx_off, payload, plen);
