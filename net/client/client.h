@@ -1,12 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * rpcrdma2 client half: the transport object shared by transport.c
- * (connection, forward RPC) and backchannel.c (reverse-direction RPC).
+ * rpcrdma2 client half: the transport object and the declarations its
+ * files share.
+ *
+ *   transport.c    the xprt class and ops, connect worker, teardown,
+ *                  the Send path and mountstats
+ *   reply.c        the receive path: completions, decoding, reassembly,
+ *                  the Reply rebuilt around its chunks
+ *   marshal.c      the per-RPC choice of inline, continuation or chunks,
+ *                  and the chunk lists of a Call
+ *   frwr.c         FRWR memory registration and invalidation
+ *   backchannel.c  reverse-direction RPC (RFC 8167)
  */
 #ifndef RPCRDMA2_CLIENT_H
 #define RPCRDMA2_CLIENT_H
 
+#include <linux/scatterlist.h>
 #include <linux/sunrpc/xprt.h>
+#include <rdma/ib_verbs.h>
 
 #include "shared/cont.h"
 #include "shared/xfer.h"
@@ -23,6 +34,19 @@
 #define RR2C_IDLE_TO		(5 * 60 * HZ)
 #define RR2C_BIND_TO		(60 * HZ)
 
+/* rsize/wsize on both versions: chunks on Version 1, either on Version 2 */
+#define RR2C_MAX_PAYLOAD	(1024 * 1024)
+
+/*
+ * Memory registration.  One MR covers at most RR2C_MR_DEPTH pages (the
+ * device may allow fewer), so a 1 MiB payload takes one or two; an RPC
+ * holds at most RR2C_MAX_SEGS of them per chunk.  The pool is sized so
+ * that every credit can carry a Call-side and a Reply-side chunk.
+ */
+#define RR2C_MR_DEPTH		256
+#define RR2C_MAX_SEGS		8
+#define RR2C_MRS		(RR2C_CREDITS * 4)
+
 struct rr2c_stats {
 	u64	sends;			/* Sends posted */
 	u64	cont_msgs;		/* RPC messages sent as sequences */
@@ -33,12 +57,122 @@ struct rr2c_stats {
 	u64	bad_xids;		/* replies matching no request */
 	u64	write_waits;		/* ->send_request waited for room */
 	u64	hellos;			/* CONNPROPs sent to open a connection */
-	u64	too_big;		/* Calls refused: no chunks yet (v1) */
+	u64	too_big;		/* Calls refused: too large for any format */
 	u64	bc_calls;		/* reverse-direction Calls received */
 	u64	bc_dropped;		/* ... dropped: no slot or no service */
 	u64	aborted_seqs;		/* Calls abandoned mid-sequence */
 	u64	errors_sent;		/* RDMA2_ERRORs we answered with */
+
+	/* chunks (mountstats: the stock columns, then rpcrdma2's own) */
+	u64	read_chunks;		/* Calls with a Read chunk */
+	u64	write_chunks;		/* Calls with a Write chunk */
+	u64	reply_chunks;		/* Calls with a Reply chunk */
+	u64	nomsg_calls;		/* Calls in Special Format */
+	u64	rdma_call_octets;	/* registered for the server to read */
+	u64	rdma_reply_octets;	/* the server wrote into Write/Reply chunks */
+	u64	fixup_octets;		/* Reply octets copied around a chunk */
+	u64	bad_chunks;		/* Replies with an impossible chunk */
+	u64	mrs_registered;
+	u64	mrs_remote_inv;		/* invalidated by Send With Invalidate */
+	u64	mrs_local_inv;		/* invalidated by LOCAL_INV */
+	u64	mrs_recovered;		/* quarantined after a failed WR */
+	u64	mr_waits;		/* Calls waited for a free MR */
 };
+
+struct rr2c;
+struct rr2c_req;
+
+/* The states of one MR (frwr.c); transitions under rr2c_frwr.lock. */
+enum rr2c_mr_state {
+	RR2C_MR_FREE,		/* on the free list, not DMA-mapped */
+	RR2C_MR_MAPPED,		/* mapped for a Call not yet posted */
+	RR2C_MR_REG,		/* REG_MR posted: valid for the peer */
+	RR2C_MR_INV,		/* LOCAL_INV posted */
+	RR2C_MR_BAD,		/* a WR failed: never reused (quarantine) */
+};
+
+struct rr2c_mr {
+	struct list_head	node;		/* free list or req->mrs */
+	struct rr2c		*r;
+	struct rr2c_req		*req;		/* owner while not free */
+	struct ib_mr		*mr;
+	struct scatterlist	*sg;
+	u32			nsg;		/* entries filled */
+	int			nents;		/* DMA-mapped; 0: unmapped */
+	enum dma_data_direction	dir;
+	enum rr2c_mr_state	state;
+	bool			failed;		/* its REG or LOCAL_INV */
+	struct ib_reg_wr	reg_wr;
+	struct ib_send_wr	inv_wr;
+	struct ib_cqe		reg_cqe;
+	struct ib_cqe		inv_cqe;
+};
+
+/* The MRs of one connection (frwr.c). */
+struct rr2c_frwr {
+	spinlock_t		lock;		/* MR states and lists */
+	bool			live;		/* WRs may be posted */
+	struct rr2c_mr		*mrs;
+	u32			nr;
+	struct list_head	free;
+	u32			nfree;
+	u32			depth;		/* pages per MR */
+};
+
+/* What a Call carries besides its inline payload (marshal.c). */
+enum rr2c_format {
+	RR2C_FMT_INLINE,	/* one Send */
+	RR2C_FMT_CONT,		/* Version 2 continuation */
+	RR2C_FMT_CHUNKS,	/* one Send with chunk lists */
+};
+
+enum rr2c_call_ck {
+	RR2C_CALL_NONE,
+	RR2C_CALL_READ,		/* a Read chunk for the argument pages */
+	RR2C_CALL_PZRC,		/* the whole Call: Position-Zero Read chunk */
+};
+
+enum rr2c_reply_ck {
+	RR2C_REPLY_NONE,
+	RR2C_REPLY_WRITE,	/* a Write chunk for the result pages */
+	RR2C_REPLY_CHUNK,	/* a Reply chunk for the whole Reply */
+};
+
+/*
+ * A forward-direction slot: the rpc_rqst sunrpc sees and the chunk
+ * state of its current transmission.  Slots live as long as the
+ * transport (RR2C_SLOTS of them) and come from rr2c_op_alloc_slot().
+ */
+struct rr2c_req {
+	struct rpc_rqst		rq;
+	struct list_head	free;		/* on rr2c.req_free */
+	struct list_head	mrs;		/* under rr2c_frwr.lock */
+
+	/* the Call as marshaled */
+	enum rr2c_call_ck	call_ck;
+	enum rr2c_reply_ck	reply_ck;
+	u32			nr_rsegs;	/* Read chunk */
+	u32			rpos;
+	u32			rlen;
+	u32			nr_wsegs;	/* Write chunk */
+	u32			wlen;
+	u32			nr_rpsegs;	/* Reply chunk */
+	u32			rplen;
+	struct rpcrdma2_segment	rsegs[RR2C_MAX_SEGS];
+	struct rpcrdma2_segment	wsegs[RR2C_MAX_SEGS];
+	struct rpcrdma2_segment	rpsegs[RR2C_MAX_SEGS];
+
+	/* a Reply held back until its MRs are invalidated (V2-SEC-08) */
+	int			rp_status;
+	u32			rp_len;
+	bool			inv_sync;	/* a task waits on inv_done */
+	struct completion	inv_done;
+};
+
+static inline struct rr2c_req *rr2c_req(struct rpc_rqst *rq)
+{
+	return container_of(rq, struct rr2c_req, rq);
+}
 
 struct rr2c {
 	struct rpc_xprt		xprt;
@@ -86,6 +220,14 @@ struct rr2c {
 	bool			rx_bc;		/* ... and it is a reverse Call */
 	struct rpc_rqst		*rx_bc_req;	/* its slot, or NULL: dropped */
 
+	/* MRs of the current connection */
+	struct rr2c_frwr	frwr;
+
+	/* forward slots */
+	spinlock_t		req_lock;
+	struct list_head	req_free;
+	struct rr2c_req		*reqs;
+
 	struct rr2c_stats	stats;
 #if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
 	u32			test_stall_at;	/* see rr2c_test_stalled() */
@@ -96,6 +238,38 @@ static inline struct rr2c *rr2c(struct rpc_xprt *xprt)
 {
 	return container_of(xprt, struct rr2c, xprt);
 }
+
+/* transport.c */
+void rr2c_set_grant(struct rr2c *r, u32 grant);
+void rr2c_tx_abandon(struct rr2c *r);
+int rr2c_wait_room(struct rr2c *r);
+
+/* reply.c */
+extern const struct rpcrdma2_ep_ops rr2c_ep_ops;
+extern const struct rpcrdma2_limits rr2c_limits;
+void rr2c_rx_reset(struct rr2c *r);
+void rr2c_rx_drop(struct rr2c *r);
+void rr2c_reply_finish(struct rr2c *r, struct rr2c_req *req);
+
+/* marshal.c */
+enum rr2c_format rr2c_marshal_policy(struct rr2c *r, struct rr2c_req *req);
+int rr2c_marshal_prepare(struct rr2c *r, struct rr2c_req *req);
+int rr2c_marshal_post(struct rr2c *r, struct rr2c_req *req);
+
+/* frwr.c */
+int rr2c_frwr_create(struct rr2c *r);
+void rr2c_frwr_quiesce(struct rr2c *r);
+void rr2c_frwr_destroy(struct rr2c *r);
+int rr2c_frwr_map(struct rr2c *r, struct rr2c_req *req, struct xdr_buf *xb,
+		  u32 off, u32 len, bool writing,
+		  struct rpcrdma2_segment *segs, u32 *nsegs);
+struct ib_send_wr *rr2c_frwr_reg_chain(struct rr2c *r, struct rr2c_req *req,
+				       struct ib_send_wr *last);
+void rr2c_frwr_unmap_unposted(struct rr2c *r, struct rr2c_req *req);
+int rr2c_frwr_remote_inv(struct rr2c *r, struct rr2c_req *req, u32 rkey);
+bool rr2c_frwr_unmap_async(struct rr2c *r, struct rr2c_req *req);
+void rr2c_frwr_unmap_sync(struct rr2c *r, struct rr2c_req *req);
+bool rr2c_frwr_owns(struct rr2c *r, struct rr2c_req *req, u32 handle);
 
 /* Reverse-direction slots: what NFSv4.1 sessions may use at once. */
 #define RR2C_BC_SLOTS		4

@@ -16,7 +16,9 @@
  *   one fallback the transport offers Version 1 only, so reconnects do
  *   not negotiate again (E-12, V2-FRAME-18).
  *
- * Sending: an RPC Call is copied into Send buffers, one Send when it
+ * Sending: marshal.c's policy picks the format of each Call.  A Call
+ * with chunks goes out as REG_MRs chained before one Send (marshal.c,
+ * frwr.c).  Otherwise it is copied into Send buffers, one Send when it
  * fits the inline threshold, else a continued sequence on Version 2
  * (V2-CONT-01).  Credits are the sunrpc congestion window: the server's
  * grant sets cwnd and each RPC holds one credit until its Reply
@@ -26,10 +28,12 @@
  * transmit resumes the same request where it stopped; the transmit
  * queue guarantees nothing else is sent in between (E-31).
  *
- * Receiving: completions run in the CQ's workqueue, one at a time.
- * Each message is decoded with the shared codec, its credit word
- * applied, and its payload copied into the matching request's receive
- * buffer; the Receive is reposted at once.
+ * Receiving: reply.c.  Forward slots are struct rr2c_req, allocated
+ * with the transport and handed out by rr2c_op_alloc_slot(); their MRs
+ * are invalidated before their buffers are freed (->buf_free,
+ * V2-SEC-09).  Teardown: rdma_disconnect(), no more MR work requests,
+ * then the endpoint drains and destroys the QP and calls back to free
+ * the MRs before the PD goes.
  *
  * Called by: net/sunrpc (xprt_create_transport and the rpc_xprt_ops),
  * the module core.
@@ -64,7 +68,7 @@ static struct xprt_class rpcrdma2_clnt_class;
  * own.  The lock itself is never released here: only its holder may do
  * that, and during autoclose that is not a task at all.
  */
-static void rr2c_set_grant(struct rr2c *r, u32 grant)
+void rr2c_set_grant(struct rr2c *r, u32 grant)
 {
 	struct rpc_xprt *xprt = &r->xprt;
 	bool raised = false;
@@ -139,390 +143,19 @@ static int rr2c_cm_wait(struct rr2c *r, unsigned long timeout)
 	return r->cm_status;
 }
 
-/* ---- completions ---- */
-
-static void rr2c_send_done(struct rpcrdma2_send *sd)
-{
-	struct rr2c *r = sd->ep->priv;
-
-	rpcrdma2_pool_put(&r->pool, sd);
-	if (sd->status != IB_WC_SUCCESS) {
-		if (sd->status != IB_WC_WR_FLUSH_ERR)
-			trace_rpcrdma2_wc_error(&r->xprt.addr, "send",
-						sd->status);
-		xprt_force_disconnect(&r->xprt);
-	}
-	/* pairs with the barrier in rr2c_wait_room() */
-	smp_mb();
-	xprt_write_space(&r->xprt);
-}
-
-static void rr2c_repost(struct rr2c *r, struct rpcrdma2_recv *rv)
-{
-	if (rpcrdma2_ep_post_recv(rv))
-		xprt_force_disconnect(&r->xprt);
-}
-
-/* Post a control message (credit grant or error) from the reserve. */
-static void rr2c_send_ctrl(struct rr2c *r, const void *msg, u32 len)
-{
-	if (rpcrdma2_pool_send_ctrl(&r->pool, msg, len))
-		xprt_force_disconnect(&r->xprt);
-}
-
-/* Send a credit-grant-only message (V2-CRED-08) as a window ack. */
-static void rr2c_send_ack(struct rr2c *r)
-{
-	u32 credit = rpcrdma2_credit_out(r->conn.vers, RR2C_CREDITS);
-	u8 msg[RPCRDMA2_HDRLEN_NOCHUNKS];
-
-	rr2c_send_ctrl(r, msg,
-		       rpcrdma2_encode_credit_grant(msg, sizeof(msg), credit));
-}
-
-/*
- * Answer a received message with RDMA2_ERROR where the spec makes the
- * receiving peer answer whatever its role: misuse of F_TPMORE and a
- * CONNPROP after the final one (V2-PROP-12, V2-PROP-13, V2-ERR-21), an
- * unknown header type (V2-FRAME-13).  Errors are never answered
- * (codec), and a Requester drops every other rejection (V2-ERR-24).
- */
-static void rr2c_send_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
-			    u32 err)
-{
-	u32 credit = rpcrdma2_credit_out(r->conn.vers, RR2C_CREDITS);
-	u8 msg[64];
-	u32 len;
-
-	if (r->conn.vers != RPCRDMA2_VERS_2 || hdr->htype == RDMA2_ERROR)
-		return;
-	r->stats.errors_sent++;
-	trace_rpcrdma2_clnt_error_sent(hdr->xid, r->conn.vers, err);
-	len = rpcrdma2_encode_error(msg, sizeof(msg), RPCRDMA2_VERS_2,
-				    hdr->xid, hdr->vers, credit, err, 0, 0);
-	rr2c_send_ctrl(r, msg, len);
-}
-
-/* The message being received is over: forget it. */
-static void rr2c_rx_reset(struct rr2c *r)
-{
-	r->rx_active = false;
-	r->rx_bc = false;
-	r->rx_bc_req = NULL;
-	r->rx_off = 0;
-}
-
-/*
- * Give up on the message being received without completing anything:
- * a forward Reply's RPC times out and is retransmitted, a reverse
- * Call's slot goes back to the pool.
- */
-static void rr2c_rx_drop(struct rr2c *r)
-{
-	if (r->rx_active && r->rx_bc && r->rx_bc_req)
-		rr2c_bc_free_rqst(r->rx_bc_req);
-	rr2c_rx_reset(r);
-}
-
-/*
- * Copy Reply octets to the request with XID @xid at *@off and, on the
- * last message, complete it with @status (0: the whole Reply arrived).
- * The request is pinned only for the copy.
- */
-static void rr2c_reply_copy(struct rr2c *r, u32 xid, const void *data,
-			    u32 len, u32 *off, bool last, int status)
-{
-	struct rpc_xprt *xprt = &r->xprt;
-	struct rpc_rqst *req;
-
-	spin_lock(&xprt->queue_lock);
-	req = xprt_lookup_rqst(xprt, cpu_to_be32(xid));
-	if (!req) {
-		spin_unlock(&xprt->queue_lock);
-		r->stats.bad_xids++;
-		return;
-	}
-	xprt_pin_rqst(req);
-	spin_unlock(&xprt->queue_lock);
-
-	if (len)
-		*off += rpcrdma2_copy_to_xdr(&req->rq_private_buf, *off, data,
-					     len);
-
-	spin_lock(&xprt->queue_lock);
-	if (last) {
-		if (status)
-			req->rq_task->tk_status = status;
-		xprt_complete_rqst(req->rq_task, status ? 0 : *off);
-	}
-	xprt_unpin_rqst(req);
-	spin_unlock(&xprt->queue_lock);
-}
-
-/* The first message of a forward Reply or a reverse Call. */
-static void rr2c_rx_start(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
-			  const void *payload, u32 plen)
-{
-	bool ok;
-
-	rr2c_rx_drop(r);		/* nothing is left of an earlier one */
-	r->rx_bc = rpcrdma2_rpc_msg_is_call(hdr, payload, plen, &ok);
-	/* V2-ERR-26: rdma_xid is the XID of the RPC message it carries */
-	if (!ok || !rpcrdma2_rpc_xid_ok(hdr, payload, plen)) {
-		r->stats.bad_hdrs++;
-		rpcrdma2_reasm_abort(&r->reasm, hdr);
-		r->rx_bc = false;
-		return;
-	}
-	r->rx_active = true;
-	r->rx_xid = hdr->xid;
-	if (r->rx_bc)			/* RFC 8167: the server calls us */
-		r->rx_bc_req = rr2c_bc_take(r, hdr->xid);
-}
-
-/* An RPC message, or one part of a continued one. */
-static void rr2c_recv_msg(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
-			  const void *buf, u32 len)
-{
-	const u8 *payload = (const u8 *)buf + hdr->hdrlen;
-	u32 plen = len - hdr->hdrlen;
-	bool more = hdr->flags & RDMA2_F_MORE;
-
-	switch (rpcrdma2_reasm_add(&r->reasm, hdr, plen)) {
-	case RPCRDMA2_REASM_DISCARD:
-		return;
-	case RPCRDMA2_REASM_FAULT:
-		/* V2-ERR-24: a Requester drops, answers nothing */
-		rr2c_rx_drop(r);
-		r->stats.bad_hdrs++;
-		return;
-	default:
-		break;
-	}
-	if (r->reasm.nmsgs == 1) {
-		rr2c_rx_start(r, hdr, payload, plen);
-		if (!r->rx_active)
-			return;
-	}
-	if (rpcrdma2_seq_ack_due(r->reasm.nmsgs, more))
-		rr2c_send_ack(r);
-	if (!r->rx_bc) {
-		rr2c_reply_copy(r, r->rx_xid, payload, plen, &r->rx_off, !more,
-				0);
-	} else if (r->rx_bc_req) {
-		r->rx_off += rpcrdma2_copy_to_xdr(&r->rx_bc_req->rq_private_buf,
-						  r->rx_off, payload, plen);
-		if (!more)
-			rr2c_bc_deliver(r, r->rx_bc_req, r->rx_off);
-	}
-	if (!more)
-		rr2c_rx_reset(r);
-}
-
-static int rr2c_errno(const struct rpcrdma2_hdr *hdr)
-{
-	switch (hdr->err) {
-	case RDMA2_ERR_VERS:
-		return -EPROTONOSUPPORT;
-	case RDMA2_ERR_REPLY_RESOURCE:
-	case RDMA2_ERR_WRITE_RESOURCE:
-		return -EMSGSIZE;
-	default:
-		return -EIO;
-	}
-}
-
 /*
  * A message was abandoned after some of its Sends went out: the peer
  * holds an open sequence that nothing will finish, and the next message
  * must not be cut into it (V2-CONT-06, E-31).  The connection is no
  * longer usable: drop it, as xprtsock does after a partial send.
  */
-static void rr2c_tx_abandon(struct rr2c *r)
+void rr2c_tx_abandon(struct rr2c *r)
 {
 	r->tx_req = NULL;
 	r->stats.aborted_seqs++;
 	trace_rpcrdma2_clnt_abandon(r->tx.xid, r->tx.vers, r->tx.msgno,
 				    r->tx.off);
 }
-
-/*
- * An error fails the Call with its XID (V2-ERR-16, V2-ERR-28).  It ends
- * a Reply being received only if that Reply has the same XID: an error
- * never aborts another request's reassembly.
- */
-static void rr2c_recv_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr)
-{
-	bool cut = false;
-	u32 off = 0;
-
-	r->stats.errors++;
-	trace_rpcrdma2_clnt_error(hdr->xid, hdr->vers, hdr->err);
-	/*
-	 * The server refused a Call we are still cutting: it discards the
-	 * rest (V2-ERR-23) and acknowledges nothing more, so the sequence
-	 * cannot finish on this connection.
-	 */
-	spin_lock(&r->tx_lock);
-	if (r->tx_req && r->tx.msgno && r->tx.xid == hdr->xid) {
-		rr2c_tx_abandon(r);
-		cut = true;
-	}
-	spin_unlock(&r->tx_lock);
-	if (cut)
-		xprt_force_disconnect(&r->xprt);
-	if (r->rx_active && !r->rx_bc && r->rx_xid == hdr->xid) {
-		rpcrdma2_reasm_abort(&r->reasm, hdr);
-		rr2c_rx_reset(r);
-	}
-	rr2c_reply_copy(r, hdr->xid, NULL, 0, &off, true, rr2c_errno(hdr));
-}
-
-static void rr2c_negotiate(struct rr2c *r, const void *buf, u32 len)
-{
-	u8 out[RPCRDMA2_HDRLEN_ERR_MAX];
-	enum rpcrdma2_nego n;
-	u32 outlen;
-
-	n = rpcrdma2_nego_client_recv(&r->conn, &r->local, buf, len,
-				      out, sizeof(out), &outlen);
-	if (outlen)
-		rr2c_send_ctrl(r, out, outlen);	/* E-35: BAD_PROPVAL */
-	if (n == RPCRDMA2_NEGO_MORE || n == RPCRDMA2_NEGO_REJECT)
-		return;
-	if (n == RPCRDMA2_NEGO_REPLY)
-		n = RPCRDMA2_NEGO_DONE;		/* settled; the error is sent */
-	if (n == RPCRDMA2_NEGO_DONE && len >= 12) {
-		u32 word = get_unaligned_be32((const u8 *)buf + 8);
-
-		/*
-		 * The settling message is a Version 2 CONNPROP or an
-		 * ERR_VERS in either layout.  A Version 1 grant is a small
-		 * number and a Version 2 word has it in the low half, so
-		 * the low half is right for all of them.
-		 */
-		r->nego_grant = rpcrdma2_credit_in(RPCRDMA2_VERS_2, word);
-	}
-	r->nego = n;
-	complete(&r->nego_done);
-}
-
-/*
- * What the client takes as a Responder (reverse-direction Calls): no
- * chunks at all (V2-RDIR-15, V2-ERR-33), so its errors say 0.
- */
-static const struct rpcrdma2_limits rr2c_limits = {
-	.max_read_chunks	= 0,
-	.max_write_chunks	= 0,
-	.max_segments		= 0,
-};
-
-/*
- * A message the codec rejected with @verdict.  The client answers only
- * where the spec makes every receiver answer (rr2c_send_error), and
- * as a reverse-direction Responder without chunk support (V2-RDIR-15);
- * every other rejection is dropped (V2-ERR-24).
- */
-static void rr2c_recv_rejected(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
-			       int verdict)
-{
-	r->stats.bad_hdrs++;
-	/*
-	 * Nothing may come between a sequence's messages (E-31), and the
-	 * rest of a rejected one is dropped unread (V2-ERR-23).
-	 */
-	if (r->reasm.active)
-		rr2c_rx_drop(r);
-	rpcrdma2_reasm_abort(&r->reasm, hdr);
-	switch (verdict) {
-	case RDMA2_ERR_INVAL_HTYPE:
-		rr2c_send_error(r, hdr, verdict);
-		break;
-	case RDMA2_ERR_READ_CHUNKS:
-	case RDMA2_ERR_WRITE_CHUNKS:
-	case RDMA2_ERR_SEGMENTS:
-		if (!(hdr->flags & RDMA2_F_RESPONSE))
-			rr2c_send_error(r, hdr, verdict);
-		break;
-	default:
-		break;
-	}
-}
-
-static void rr2c_recv_done(struct rpcrdma2_recv *rv)
-{
-	struct rr2c *r = rv->ep->priv;
-	struct rpcrdma2_hdr hdr;
-	int ret;
-
-	if (rv->status != IB_WC_SUCCESS) {
-		if (rv->status != IB_WC_WR_FLUSH_ERR)
-			trace_rpcrdma2_wc_error(&r->xprt.addr, "recv",
-						rv->status);
-		rr2c_rx_drop(r);
-		if (!r->conn.vers && !completion_done(&r->nego_done)) {
-			r->nego = RPCRDMA2_NEGO_FAIL;
-			r->nego_lost = true;
-			complete(&r->nego_done);
-		}
-		xprt_force_disconnect(&r->xprt);
-		return;
-	}
-	rpcrdma2_ep_recv_sync(rv);
-	r->stats.recvs++;
-	if (!r->conn.vers) {
-		rr2c_negotiate(r, rv->buf, rv->len);
-		goto repost;
-	}
-	ret = rpcrdma2_decode_hdr(rv->buf, rv->len, r->conn.vers,
-				  &rr2c_limits, &hdr);
-	trace_rpcrdma2_recv(&r->xprt.addr, rv->len, ret, &hdr);
-	if (!ret && hdr.vers != r->conn.vers)		/* V2-FRAME-24 */
-		ret = RPCRDMA2_DROP;
-	if (!ret)		/* V2-PROP-13: CONNPROP is once per connection */
-		ret = rpcrdma2_nego_settled_check(&r->conn, &hdr);
-	if (ret) {
-		rr2c_recv_rejected(r, &hdr, ret);
-		goto repost;
-	}
-	/* a reverse Call's credit word is not a grant for our Calls */
-	if (hdr.htype != RDMA2_MSG ||
-	    (hdr.vers == RPCRDMA2_VERS_2 ? hdr.flags & RDMA2_F_RESPONSE :
-	     !(r->reasm.active ? r->rx_bc :
-	       rpcrdma2_rpc_is_call((u8 *)rv->buf + hdr.hdrlen,
-				    rv->len - hdr.hdrlen))))
-		rr2c_set_grant(r, rpcrdma2_credit_in(hdr.vers, hdr.credit));
-	if (rpcrdma2_is_credit_grant(&hdr)) {
-		bool ack;
-
-		r->stats.grants++;
-		spin_lock(&r->tx_lock);
-		ack = rpcrdma2_seq_grant(&r->seq);
-		spin_unlock(&r->tx_lock);
-		if (ack)
-			xprt_write_space(&r->xprt);
-		goto repost;
-	}
-	switch (hdr.htype) {
-	case RDMA2_MSG:
-		rr2c_recv_msg(r, &hdr, rv->buf, rv->len);
-		break;
-	case RDMA2_ERROR:
-		rr2c_recv_error(r, &hdr);
-		break;
-	default:
-		/* NOMSG needs a Reply chunk, which we never offer */
-		r->stats.bad_hdrs++;
-		break;
-	}
-repost:
-	rr2c_repost(r, rv);
-}
-
-static const struct rpcrdma2_ep_ops rr2c_ep_ops = {
-	.recv_done	= rr2c_recv_done,
-	.send_done	= rr2c_send_done,
-};
 
 /* ---- connect and close ---- */
 
@@ -531,27 +164,14 @@ static void rr2c_teardown(struct rr2c *r)
 	if (!r->id)
 		return;
 	rdma_disconnect(r->id);
-	rpcrdma2_ep_destroy(&r->ep);	/* drains: no completion after this */
+	rr2c_frwr_quiesce(r);
+	rpcrdma2_ep_destroy(&r->ep);	/* drains; frees the MRs (reply.c) */
 	rr2c_rx_drop(r);
 	rpcrdma2_pool_destroy(&r->pool);
 	rdma_destroy_id(r->id);
 	r->id = NULL;
 	r->tx_req = NULL;
 	memset(&r->conn, 0, sizeof(r->conn));
-}
-
-/* rsize/wsize this connection supports without chunks. */
-static size_t rr2c_max_payload(const struct rr2c *r)
-{
-	u32 inline_size;
-
-	if (r->conn.vers == RPCRDMA2_VERS_2)
-		return RPCRDMA2_MAX_CONT_MSG - 8192;
-	/* Room for the RPC and NFS headers around the data. */
-	inline_size = min(r->conn.send_inline, r->conn.recv_inline);
-	if (inline_size <= 2048)
-		return 1024;
-	return rounddown_pow_of_two(inline_size - 1024);
 }
 
 static int rr2c_hello(struct rr2c *r)
@@ -619,6 +239,8 @@ static int rr2c_connect(struct rr2c *r)
 		.recv_size	= RPCRDMA2_V2_DEF_INLINE,
 		.nr_send	= RPCRDMA2_CTRL_SENDS + 2 * RPCRDMA2_SEQ_WINDOW,
 		.send_size	= RPCRDMA2_V2_DEF_INLINE,
+		/* a REG_MR and a LOCAL_INV per MR may be outstanding */
+		.nr_send_extra	= 2 * RR2C_MRS,
 	};
 	struct rdma_conn_param param;
 	u8 pdata[RPCRDMA2_CMP_SIZE];
@@ -647,6 +269,8 @@ static int rr2c_connect(struct rr2c *r)
 	if (ret)
 		goto fail_id;
 	ret = rpcrdma2_pool_init(&r->pool, &r->ep);
+	if (!ret)
+		ret = rr2c_frwr_create(r);
 	for (i = 0; !ret && i < attr.nr_recv; i++)
 		ret = rpcrdma2_ep_post_recv(&r->ep.recvs[i]);
 	if (ret)
@@ -658,6 +282,7 @@ static int rr2c_connect(struct rr2c *r)
 	r->local.send_size = attr.send_size;
 	r->local.recv_size = attr.recv_size;
 	r->local.brs = RDMA2_RVRSDIR_SIMPLE;	/* V2-RDIR-10: callbacks */
+	r->local.remote_inv = true;
 	rpcrdma2_local_segments(&r->local, id->device, &rr2c_limits);
 	r->local.credits = rpcrdma2_credit_out(RPCRDMA2_VERS_2, RR2C_CREDITS);
 	memset(&r->seq, 0, sizeof(r->seq));
@@ -667,7 +292,11 @@ static int rr2c_connect(struct rr2c *r)
 
 	/* CMP-CMPD-05, CMP-CMPD-14: the peer's record, per connection */
 	rpcrdma2_cmp_decode(NULL, 0, &r->peer_pdata);
-	rpcrdma2_ep_conn_param(&r->ep, &param, pdata, false);
+	/* CMP-RINV-05: every STag we expose is an FRWR one, per RPC */
+	rpcrdma2_ep_conn_param(&r->ep, &param, pdata, true);
+	/* the server RDMA Reads our Read chunks */
+	param.responder_resources = min_t(u32, id->device->attrs.max_qp_rd_atom,
+					  U8_MAX);
 	ret = rdma_connect(id, &param);
 	if (!ret)
 		ret = rr2c_cm_wait(r, xprt->connect_timeout);
@@ -677,7 +306,7 @@ static int rr2c_connect(struct rr2c *r)
 	if (ret)
 		goto fail;
 
-	xprt->max_payload = rr2c_max_payload(r);
+	xprt->max_payload = RR2C_MAX_PAYLOAD;
 	rr2c_set_grant(r, r->nego_grant);
 	trace_rpcrdma2_clnt_connected(&xprt->addr, r->conn.vers,
 				      r->conn.send_inline,
@@ -765,6 +394,7 @@ static void rr2c_op_destroy(struct rpc_xprt *xprt)
 	rr2c_teardown(r);
 	rr2c_bc_destroy(xprt, UINT_MAX);
 	rpcrdma2_xprt_free_addresses(xprt);
+	kfree(r->reqs);
 	xprt_free(xprt);
 	module_put(THIS_MODULE);
 }
@@ -797,7 +427,7 @@ static bool rr2c_has_room(struct rr2c *r)
  * set would wake nobody, so look once more after setting it.  Called
  * under tx_lock, which the acknowledgment path takes too.
  */
-static int rr2c_wait_room(struct rr2c *r)
+int rr2c_wait_room(struct rr2c *r)
 {
 	r->stats.write_waits++;
 	xprt_wait_for_buffer_space(&r->xprt);
@@ -830,11 +460,95 @@ static int rr2c_alloc_sparse_pages(struct xdr_buf *buf)
 	return 0;
 }
 
+/*
+ * A chunked Call found no Send buffer or no free MR: wait for either to
+ * come back (a Send completion or a LOCAL_INV completion calls
+ * xprt_write_space()).  As in rr2c_wait_room(), look once more after
+ * the flag is set.
+ */
+static int rr2c_wait_chunks(struct rr2c *r)
+{
+	r->stats.write_waits++;
+	xprt_wait_for_buffer_space(&r->xprt);
+	/* the flag before the look: pairs with the completions' wakeups */
+	smp_mb__after_atomic();
+	if (rpcrdma2_pool_avail(&r->pool) &&
+	    READ_ONCE(r->frwr.nfree) >= 2 * RR2C_MAX_SEGS)
+		xprt_write_space(&r->xprt);
+	return -EAGAIN;
+}
+
 /* Is @req the message whose cutting is under way on this connection? */
 static bool rr2c_tx_is(const struct rr2c *r, const struct rpc_rqst *req)
 {
 	return r->tx_req == req && r->tx_xid == req->rq_xid &&
 	       r->tx_cookie == r->xprt.connect_cookie;
+}
+
+static int rr2c_too_big(struct rr2c *r, struct rpc_rqst *rq, int ret)
+{
+	r->stats.too_big++;
+	trace_rpcrdma2_clnt_too_big(be32_to_cpu(rq->rq_xid), r->conn.vers, 0,
+				    rq->rq_snd_buf.len);
+	return ret == -ENOTCONN ? ret : -EMSGSIZE;
+}
+
+/*
+ * Before anything is locked: does marshal.c's policy give this forward
+ * Call chunks, and can they be registered?  Returns 1 (chunks mapped,
+ * to be posted), 0 (no chunks: inline or continued), or the errno for
+ * ->send_request.
+ */
+static int rr2c_send_prepare(struct rr2c *r, struct rr2c_req *req)
+{
+	bool resuming;
+	int ret;
+
+	spin_lock(&r->tx_lock);
+	resuming = rr2c_tx_is(r, &req->rq);
+	spin_unlock(&r->tx_lock);
+	if (resuming || rr2c_marshal_policy(r, req) != RR2C_FMT_CHUNKS)
+		return 0;
+	ret = rr2c_marshal_prepare(r, req);
+	switch (ret) {
+	case 0:
+		return 1;
+	case -EAGAIN:
+		return rr2c_wait_chunks(r);
+	case -E2BIG:
+		/* Version 2: continuation carries it without chunks */
+		if (r->conn.vers == RPCRDMA2_VERS_2)
+			return 0;
+		fallthrough;
+	default:
+		return rr2c_too_big(r, &req->rq, ret);
+	}
+}
+
+/* Post a prepared chunked Call; the caller holds tx_lock. */
+static int rr2c_send_chunks(struct rr2c *r, struct rr2c_req *req)
+{
+	struct rpc_rqst *rq = &req->rq;
+	int ret;
+
+	rq->rq_xtime = ktime_get();	/* per-op RTT in mountstats */
+	ret = rr2c_marshal_post(r, req);
+	switch (ret) {
+	case 0:
+		rpcrdma2_seq_start(&r->seq, 1);
+		rq->rq_bytes_sent = 0;
+		rq->rq_xmit_bytes_sent += rq->rq_snd_buf.len;
+		trace_rpcrdma2_clnt_call(be32_to_cpu(rq->rq_xid), r->conn.vers,
+					 1, rq->rq_snd_buf.len);
+		return 0;
+	case -ENOBUFS:
+		return rr2c_wait_chunks(r);
+	case -ENOTCONN:
+		xprt_force_disconnect(&r->xprt);
+		fallthrough;
+	default:
+		return rr2c_too_big(r, rq, ret);
+	}
 }
 
 /* Begin cutting @req.  Returns the number of Sends or a negative errno. */
@@ -875,7 +589,7 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 	struct rpc_xprt *xprt = req->rq_xprt;
 	struct rr2c *r = rr2c(xprt);
 	struct rpcrdma2_send *sd;
-	int more, ret;
+	int more, ret, chunks = 0;
 	u32 len;
 
 	if (!xprt_connected(xprt))
@@ -883,9 +597,19 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 	ret = rr2c_alloc_sparse_pages(&req->rq_rcv_buf);
 	if (ret)
 		return ret;
+	if (!bc_prealloc(req)) {
+		/* MRs of an earlier transmission here (V2-SEC-09) */
+		rr2c_frwr_unmap_sync(r, rr2c_req(req));
+		chunks = rr2c_send_prepare(r, rr2c_req(req));
+		if (chunks < 0)
+			return chunks;
+	}
 	/* a Reply to a reverse Call uses no forward credit (RFC 8167) */
-	if (!bc_prealloc(req) && !xprt_request_get_cong(xprt, req))
+	if (!bc_prealloc(req) && !xprt_request_get_cong(xprt, req)) {
+		if (chunks)
+			rr2c_frwr_unmap_unposted(r, rr2c_req(req));
 		return -EBADSLT;
+	}
 
 	spin_lock(&r->tx_lock);
 	if (!rr2c_tx_is(r, req)) {
@@ -894,8 +618,15 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 			/* another message was left half cut */
 			rr2c_tx_abandon(r);
 			spin_unlock(&r->tx_lock);
+			if (chunks)
+				rr2c_frwr_unmap_unposted(r, rr2c_req(req));
 			xprt_force_disconnect(xprt);
 			return -ENOTCONN;
+		}
+		if (chunks) {
+			ret = rr2c_send_chunks(r, rr2c_req(req));
+			spin_unlock(&r->tx_lock);
+			return ret;
 		}
 		ret = rr2c_tx_begin(r, req);
 		if (ret < 0) {
@@ -970,6 +701,89 @@ static void rr2c_op_abort_send_request(struct rpc_rqst *req)
 		xprt_force_disconnect(req->rq_xprt);
 }
 
+/* ---- forward slots ---- */
+
+/*
+ * Slots are struct rr2c_req, all allocated with the transport, so a
+ * swap-out never allocates one.  A task that finds none waits on the
+ * backlog; a freed slot goes straight to the first waiter.
+ */
+static struct rr2c_req *rr2c_req_get(struct rr2c *r)
+{
+	struct rr2c_req *req = NULL;
+
+	spin_lock(&r->req_lock);
+	if (!list_empty(&r->req_free)) {
+		req = list_first_entry(&r->req_free, struct rr2c_req, free);
+		list_del_init(&req->free);
+	}
+	spin_unlock(&r->req_lock);
+	return req;
+}
+
+static void rr2c_req_put(struct rr2c *r, struct rr2c_req *req)
+{
+	memset(&req->rq, 0, sizeof(req->rq));
+	spin_lock(&r->req_lock);
+	list_add(&req->free, &r->req_free);
+	spin_unlock(&r->req_lock);
+}
+
+static void rr2c_op_alloc_slot(struct rpc_xprt *xprt, struct rpc_task *task)
+{
+	struct rr2c *r = rr2c(xprt);
+	struct rr2c_req *req = rr2c_req_get(r);
+
+	if (req) {
+		task->tk_rqstp = &req->rq;
+		task->tk_status = 0;
+		return;
+	}
+	task->tk_status = -EAGAIN;
+	xprt_add_backlog_noncongested(xprt, task);
+	/* a slot freed before the task slept found no waiter */
+	req = rr2c_req_get(r);
+	if (req && !xprt_wake_up_backlog(xprt, &req->rq))
+		rr2c_req_put(r, req);
+}
+
+static void rr2c_op_free_slot(struct rpc_xprt *xprt, struct rpc_rqst *rq)
+{
+	if (!xprt_wake_up_backlog(xprt, rq))
+		rr2c_req_put(rr2c(xprt), rr2c_req(rq));
+}
+
+/*
+ * V2-SEC-09: an RPC that ends without its Reply (signal, timeout) still
+ * has its MRs registered; the peer must lose access before the buffers
+ * and pages are reused.
+ */
+static void rr2c_op_buf_free(struct rpc_task *task)
+{
+	struct rpc_rqst *rq = task->tk_rqstp;
+
+	if (!bc_prealloc(rq))
+		rr2c_frwr_unmap_sync(rr2c(rq->rq_xprt), rr2c_req(rq));
+	rpc_free(task);
+}
+
+static int rr2c_reqs_alloc(struct rr2c *r)
+{
+	u32 i;
+
+	r->reqs = kcalloc(RR2C_SLOTS, sizeof(*r->reqs), GFP_KERNEL);
+	if (!r->reqs)
+		return -ENOMEM;
+	for (i = 0; i < RR2C_SLOTS; i++) {
+		struct rr2c_req *req = &r->reqs[i];
+
+		INIT_LIST_HEAD(&req->mrs);
+		init_completion(&req->inv_done);
+		list_add_tail(&req->free, &r->req_free);
+	}
+	return 0;
+}
+
 /*
  * Swap over NFS/RDMA.  Receive buffers are preallocated and Send
  * buffers are pooled, so the data path allocates nothing; what is left
@@ -1021,13 +835,19 @@ static void rr2c_op_set_connect_timeout(struct rpc_xprt *xprt,
 
 /*
  * /proc/self/mountstats: "xprt: rdma" and the 27 counters mountstats(8)
- * and nfsiostat(8) read for it, in their order (those that have no
- * meaning without chunks are 0), then rpcrdma2's own as name/value
- * pairs after the word "rpcrdma2", which those tools ignore.
+ * and nfsiostat(8) read for it, in their order: the generic ten; Read,
+ * Write and Reply chunks, RDMA octets Call-side and Reply-side, pull-up
+ * (none: rpcrdma2 copies every inline Call), fix-up octets, hardway
+ * registrations (none), marshaling failures, bad Replies, Special
+ * Format Calls; MRs recycled (recovered after a failure), orphaned
+ * (none), allocated, local invalidations, empty Send queue (none),
+ * Send waits.  Then rpcrdma2's own as name/value pairs after the word
+ * "rpcrdma2", which those tools ignore.
  */
 static void rr2c_op_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 {
 	struct rr2c *r = rr2c(xprt);
+	struct rr2c_stats *st = &r->stats;
 	long idle = 0;
 
 	if (xprt_connected(xprt))
@@ -1037,18 +857,23 @@ static void rr2c_op_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 		   xprt->stat.connect_time / HZ, idle, xprt->stat.sends,
 		   xprt->stat.recvs, xprt->stat.bad_xids, xprt->stat.req_u,
 		   xprt->stat.bklog_u);
-	/* segments, RDMA octets, pull-up/fix-up/hardway: none without DDP */
-	seq_puts(seq, "0 0 0 0 0 0 0 0 ");
-	seq_printf(seq, "%llu %llu 0 0 0 0 0 0 %llu ",
-		   r->stats.too_big, r->stats.bad_hdrs + r->stats.errors,
-		   r->stats.write_waits);
-	seq_printf(seq, "rpcrdma2 vers %u inline %u/%u sends %llu continued %llu recvs %llu grants %llu errors %llu bad_hdrs %llu bad_xids %llu hellos %llu bc_calls %llu bc_dropped %llu aborted %llu errors_sent %llu\n",
+	seq_printf(seq, "%llu %llu %llu %llu %llu 0 %llu 0 ",
+		   st->read_chunks, st->write_chunks, st->reply_chunks,
+		   st->rdma_call_octets, st->rdma_reply_octets,
+		   st->fixup_octets);
+	seq_printf(seq, "%llu %llu %llu %llu 0 %u %llu 0 %llu ",
+		   st->too_big, st->bad_hdrs + st->errors + st->bad_chunks,
+		   st->nomsg_calls, st->mrs_recovered, READ_ONCE(r->frwr.nr),
+		   st->mrs_local_inv, st->write_waits);
+	seq_printf(seq, "rpcrdma2 vers %u inline %u/%u sends %llu continued %llu recvs %llu grants %llu errors %llu bad_hdrs %llu bad_xids %llu hellos %llu bc_calls %llu bc_dropped %llu aborted %llu errors_sent %llu ",
 		   r->conn.vers, r->conn.send_inline, r->conn.recv_inline,
-		   r->stats.sends, r->stats.cont_msgs, r->stats.recvs,
-		   r->stats.grants, r->stats.errors, r->stats.bad_hdrs,
-		   r->stats.bad_xids, r->stats.hellos, r->stats.bc_calls,
-		   r->stats.bc_dropped, r->stats.aborted_seqs,
-		   r->stats.errors_sent);
+		   st->sends, st->cont_msgs, st->recvs, st->grants, st->errors,
+		   st->bad_hdrs, st->bad_xids, st->hellos, st->bc_calls,
+		   st->bc_dropped, st->aborted_seqs, st->errors_sent);
+	seq_printf(seq, "mrs_registered %llu mrs_remote_inv %llu mrs_local_inv %llu mrs_recovered %llu mrs_free %u mr_waits %llu bad_chunks %llu\n",
+		   st->mrs_registered, st->mrs_remote_inv, st->mrs_local_inv,
+		   st->mrs_recovered, READ_ONCE(r->frwr.nfree), st->mr_waits,
+		   st->bad_chunks);
 }
 
 static const struct rpc_timeout rr2c_timeout = {
@@ -1059,8 +884,8 @@ static const struct rpc_timeout rr2c_timeout = {
 static const struct rpc_xprt_ops rr2c_ops = {
 	.reserve_xprt		= xprt_reserve_xprt_cong,
 	.release_xprt		= xprt_release_xprt_cong,
-	.alloc_slot		= xprt_alloc_slot,
-	.free_slot		= xprt_free_slot,
+	.alloc_slot		= rr2c_op_alloc_slot,
+	.free_slot		= rr2c_op_free_slot,
 	.release_request	= xprt_release_rqst_cong,
 	.wait_for_reply_request	= xprt_wait_for_reply_request_def,
 	.timer			= rr2c_op_timer,
@@ -1068,7 +893,7 @@ static const struct rpc_xprt_ops rr2c_ops = {
 	.set_port		= rr2c_op_set_port,
 	.connect		= rr2c_op_connect,
 	.buf_alloc		= rpc_malloc,
-	.buf_free		= rpc_free,
+	.buf_free		= rr2c_op_buf_free,
 	.send_request		= rr2c_op_send_request,
 	.abort_send_request	= rr2c_op_abort_send_request,
 	.close			= rr2c_op_close,
@@ -1097,12 +922,21 @@ static struct rpc_xprt *rpcrdma2_clnt_setup(struct xprt_create *args)
 		return ERR_PTR(-EAFNOSUPPORT);
 	if (!try_module_get(THIS_MODULE))
 		return ERR_PTR(-EIO);
-	xprt = xprt_alloc(args->net, sizeof(*r), RR2C_SLOTS, RR2C_SLOTS);
+	xprt = xprt_alloc(args->net, sizeof(*r), 0, RR2C_SLOTS);
 	if (!xprt) {
 		module_put(THIS_MODULE);
 		return ERR_PTR(-ENOMEM);
 	}
 	r = rr2c(xprt);
+	spin_lock_init(&r->req_lock);
+	INIT_LIST_HEAD(&r->req_free);
+	spin_lock_init(&r->frwr.lock);
+	INIT_LIST_HEAD(&r->frwr.free);
+	if (rr2c_reqs_alloc(r)) {
+		xprt_free(xprt);
+		module_put(THIS_MODULE);
+		return ERR_PTR(-ENOMEM);
+	}
 	xprt->timeout = &rr2c_timeout;
 	xprt->connect_timeout = xprt->timeout->to_initval;
 	xprt->max_reconnect_timeout = xprt->timeout->to_maxval;
@@ -1118,7 +952,7 @@ static struct rpc_xprt *rpcrdma2_clnt_setup(struct xprt_create *args)
 	if (rpc_get_port((struct sockaddr *)&xprt->addr))
 		xprt_set_bound(xprt);
 	rpcrdma2_xprt_addresses(xprt);
-	xprt->max_payload = RPCRDMA2_MAX_CONT_MSG - 8192;
+	xprt->max_payload = RR2C_MAX_PAYLOAD;
 	xprt->cwnd = RPC_CWNDSCALE;	/* one credit until granted */
 
 	r->vers_cap = RPCRDMA2_VERS_2;

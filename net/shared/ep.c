@@ -208,6 +208,8 @@ void rpcrdma2_ep_destroy(struct rpcrdma2_ep *ep)
 	if (ep->cq)
 		ib_free_cq(ep->cq);
 	ep->cq = NULL;
+	if (ep->ops && ep->ops->release)
+		ep->ops->release(ep);
 	for (i = 0; ep->recvs && i < ep->attr.nr_recv; i++)
 		rpcrdma2_ep_unmap(dev, &ep->recvs[i].buf, &ep->recvs[i].dma,
 				  ep->attr.recv_size, DMA_FROM_DEVICE);
@@ -323,6 +325,7 @@ void rpcrdma2_ep_conn_param(struct rpcrdma2_ep *ep,
 	memset(param, 0, sizeof(*param));
 	param->private_data = pdata;
 	param->private_data_len = RPCRDMA2_CMP_SIZE;
+	/* the owner raises these when it takes part in RDMA Reads */
 	param->responder_resources = 1;
 	param->initiator_depth = 1;
 	param->retry_count = 6;

@@ -42,6 +42,12 @@ struct rpcrdma2_ep_ops {
 	void (*recv_done)(struct rpcrdma2_recv *rv);
 	/* a signaled Send completed, or was flushed */
 	void (*send_done)(struct rpcrdma2_send *sd);
+	/*
+	 * Optional: rpcrdma2_ep_destroy() has destroyed the QP and freed
+	 * the CQ (no completion runs or will run) and is about to release
+	 * the PD: free what the owner made on it (MRs).
+	 */
+	void (*release)(struct rpcrdma2_ep *ep);
 };
 
 struct rpcrdma2_ep_attr {

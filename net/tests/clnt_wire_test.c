@@ -12,12 +12,21 @@
  *   - V2-FRAME-19: a first reply that settles nothing makes the next
  *     connection open in Version 1, with no second CONNPROP;
  *   - the errors a client must answer or drop, and the routing of
- *     reverse Calls (V2-RDIR-18); see rr2w_client_answers_and_drops().
+ *     reverse Calls (V2-RDIR-18); see rr2w_client_answers_and_drops();
+ *   - chunks on Version 1: the Write chunk a READ-like Call offers, a
+ *     hostile returned length, an unused chunk, a short one, Send With
+ *     Invalidate of the offered rkey; the MR pool is full again after
+ *     each (rr2w_v1_write_chunk()); data RDMA-written into a Write chunk
+ *     and a Reply chunk (RDMA_NOMSG) reaches the caller, a Reply chunk
+ *     longer than offered fails the RPC (rr2w_v1_rdma_placed()); Send
+ *     With Invalidate of another XID's rkey resets the connection
+ *     (rr2w_v1_foreign_rkey()).
  *
  * Cases run once per provider (rxe, siw).
  */
 
 #include <kunit/test.h>
+#include <linux/highmem.h>
 #include <linux/sunrpc/clnt.h>
 #include <linux/sunrpc/xprtrdma.h>
 #include <linux/unaligned.h>
@@ -45,12 +54,54 @@ static int rr2w_dec_void(struct rpc_rqst *req, struct xdr_stream *xdr,
 	return 0;
 }
 
+/* READ: (length) -> (length, opaque data into pages, XDRBUF_READ) */
+#define RR2W_READ_MAX	(64 * 1024)
+
+struct rr2w_read {
+	struct page	**pages;
+	u32		len;		/* asked for; then what came */
+	bool		no_ddp;		/* not XDRBUF_READ: a Reply chunk */
+};
+
+static void rr2w_enc_read(struct rpc_rqst *req, struct xdr_stream *xdr,
+			  const void *data)
+{
+	const struct rr2w_read *a = data;
+
+	xdr_stream_encode_u32(xdr, a->len);
+	rpc_prepare_reply_pages(req, a->pages, 0, a->len, 1);
+	if (!a->no_ddp)
+		req->rq_rcv_buf.flags |= XDRBUF_READ;
+}
+
+static int rr2w_dec_read(struct rpc_rqst *req, struct xdr_stream *xdr,
+			 void *data)
+{
+	struct rr2w_read *res = data;
+	u32 len;
+
+	if (xdr_stream_decode_u32(xdr, &len) < 0 || len > RR2W_READ_MAX)
+		return -EIO;
+	if (xdr_read_pages(xdr, len) != len)
+		return -EIO;
+	res->len = len;
+	return 0;
+}
+
 static const struct rpc_procinfo rr2w_procs[] = {
 	{
 		.p_proc		= 0,
 		.p_encode	= rr2w_enc_void,
 		.p_decode	= rr2w_dec_void,
 		.p_name		= "NULL",
+	},
+	{
+		.p_proc		= 1,
+		.p_encode	= rr2w_enc_read,
+		.p_decode	= rr2w_dec_read,
+		.p_arglen	= 1,
+		.p_replen	= 1,
+		.p_name		= "READ",
 	},
 };
 
@@ -510,6 +561,521 @@ static void rr2w_client_answers_and_drops(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
 }
 
+/* ---- chunks ---- */
+
+/* Start a READ of @len octets into @rd's pages. */
+static void rr2w_call_read(struct rr2w *w, struct rr2w_read *rd, u32 len)
+{
+	struct rpc_message msg = {
+		.rpc_proc	= &rr2w_procs[1],
+		.rpc_argp	= rd,
+		.rpc_resp	= rd,
+	};
+
+	rd->len = len;
+	reinit_completion(&w->done);
+	w->status = 1;
+	KUNIT_ASSERT_EQ(w->test, 0, rpc_call_async(w->clnt, &msg,
+						   RPC_TASK_SOFT,
+						   &rr2w_call_ops, w));
+}
+
+/* The client's next message, whole, decoded with room for chunks. */
+static u8 *rr2w_take_full(struct rr2w *w, u32 vers, struct rpcrdma2_hdr *h)
+{
+	static const struct rpcrdma2_limits lim = {
+		.max_read_chunks = 4, .max_write_chunks = 4,
+		.max_segments = RR2C_MAX_SEGS,
+	};
+	struct rpcrdma2_test_ep *ep = &w->srv.server;
+	u8 *buf = kunit_kzalloc(w->test, RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
+	u32 len;
+
+	KUNIT_ASSERT_NOT_NULL(w->test, buf);
+	KUNIT_ASSERT_EQ(w->test, 0, rpcrdma2_test_wait_recv(ep));
+	len = ep->ep.recvs[0].len;
+	memcpy(buf, rpcrdma2_test_recv_buf(ep), len);
+	KUNIT_ASSERT_EQ(w->test, 0, rpcrdma2_test_post_recv(ep));
+	KUNIT_ASSERT_EQ(w->test, 0,
+			rpcrdma2_decode_hdr(buf, len, vers, &lim, h));
+	return buf;
+}
+
+/*
+ * A Version 1 RDMA_MSG Reply echoing the Write chunk @segs with the
+ * lengths @lens, then an RPC Reply whose result is a length word
+ * @dlen and @inl inline octets of data.
+ */
+static u32 rr2w_v1_write_reply(u8 *b, u32 xid,
+			       const struct rpcrdma2_segment *segs, u32 nsegs,
+			       const u32 *lens, u32 dlen, const char *inl)
+{
+	u32 n = 16, i, ilen = inl ? strlen(inl) : 0;
+
+	put_unaligned_be32(xid, b);
+	put_unaligned_be32(RPCRDMA2_VERS_1, b + 4);
+	put_unaligned_be32(32, b + 8);
+	put_unaligned_be32(RDMA_MSG, b + 12);
+	put_unaligned_be32(0, b + n);		/* no Read list */
+	put_unaligned_be32(1, b + n + 4);	/* one Write chunk */
+	put_unaligned_be32(nsegs, b + n + 8);
+	n += 12;
+	for (i = 0; i < nsegs; i++) {
+		put_unaligned_be32(segs[i].handle, b + n);
+		put_unaligned_be32(lens[i], b + n + 4);
+		put_unaligned_be64(segs[i].offset, b + n + 8);
+		n += 16;
+	}
+	put_unaligned_be32(0, b + n);		/* end of the Write list */
+	put_unaligned_be32(0, b + n + 4);	/* no Reply chunk */
+	n += 8;
+	n += rr2w_reply(b + n, xid, RPC_SUCCESS);
+	put_unaligned_be32(dlen, b + n);
+	n += 4;
+	memset(b + n, 0, round_up(ilen, 4));
+	memcpy(b + n, inl ?: "", ilen);
+	return n + round_up(ilen, 4);
+}
+
+/* The client's READ Call: a Write chunk of @len octets, nothing else. */
+static u32 rr2w_take_read(struct rr2w *w, u32 len,
+			  struct rpcrdma2_segment *segs, u32 *nsegs)
+{
+	struct rpcrdma2_hdr h;
+	u32 i, n, total = 0;
+	u8 *buf;
+
+	buf = rr2w_take_full(w, RPCRDMA2_VERS_1, &h);
+	KUNIT_EXPECT_EQ(w->test, h.htype, RDMA_MSG);
+	KUNIT_EXPECT_EQ(w->test, h.reads.chunks, 0);
+	KUNIT_EXPECT_EQ(w->test, h.reply.chunks, 0);
+	KUNIT_ASSERT_EQ(w->test, h.writes.chunks, 1);
+	n = rpcrdma2_write_chunk(buf, &h, 0, 0, &segs[0]);
+	KUNIT_ASSERT_GE(w->test, n, 1);
+	KUNIT_ASSERT_LE(w->test, n, RR2C_MAX_SEGS);
+	for (i = 0; i < n; i++) {
+		rpcrdma2_write_chunk(buf, &h, 0, i, &segs[i]);
+		KUNIT_EXPECT_NE(w->test, segs[i].handle, 0);
+		total += segs[i].length;
+	}
+	/* V2-CHUNK-23: exactly the result's pages, no pad */
+	KUNIT_EXPECT_EQ(w->test, total, len);
+	*nsegs = n;
+	return h.xid;
+}
+
+static void rr2w_expect_pool_full(struct kunit *test, struct rr2c *r)
+{
+	KUNIT_EXPECT_EQ(test, READ_ONCE(r->frwr.nfree), READ_ONCE(r->frwr.nr));
+}
+
+static void rr2w_send_inv(struct rr2w *w, const void *msg, u32 len, u32 rkey)
+{
+	struct rpcrdma2_test_ep *ep = &w->srv.server;
+
+	memcpy(rpcrdma2_test_send_buf(ep), msg, len);
+	reinit_completion(&ep->send_done);
+	KUNIT_ASSERT_EQ(w->test, 0,
+			rpcrdma2_ep_post_send(&ep->ep.sends[0], len, rkey));
+	KUNIT_ASSERT_EQ(w->test, 0, rpcrdma2_test_wait_send(ep));
+}
+
+/*
+ * Version 1 (after an ERR_VERS fallback): a READ beyond the receive
+ * threshold offers a Write chunk for exactly its pages, and the Reply's
+ * chunk is checked against it.
+ *   V2-CHUNK-20: a returned segment longer than offered fails the RPC.
+ *   V2-CHUNK-21: an unused chunk: the result comes inline.
+ *   V2-CHUNK-22: a short chunk: the result is the chunk's octets.
+ *   V2-RINV-08: Send With Invalidate of the offered rkey is accepted and
+ *   that MR not invalidated again.
+ *   V2-SEC-08: every MR is back in the pool when the RPC completes.
+ *   V2-SEC-09: a killed RPC's MRs are invalidated before it is gone.
+ */
+static void rr2w_v1_write_chunk(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	struct rpcrdma2_segment segs[RR2C_MAX_SEGS];
+	u32 lens[RR2C_MAX_SEGS] = { };
+	struct rr2w_read rd = { };
+	struct rpcrdma2_hdr h;
+	struct rr2c *r;
+	u8 *msg, pl[64];
+	u64 before;
+	u32 xid, n, nsegs;
+	char *data;
+
+	msg = kunit_kzalloc(test, RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	rd.pages = kunit_kcalloc(test, RR2W_READ_MAX >> PAGE_SHIFT,
+				 sizeof(*rd.pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rd.pages);
+	for (n = 0; n < RR2W_READ_MAX >> PAGE_SHIFT; n++) {
+		rd.pages[n] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		KUNIT_ASSERT_NOT_NULL(test, rd.pages[n]);
+	}
+	r = rr2c(rr2w_xprt(w));
+
+	/* settle Version 1 as in rr2w_v2_err_vers_falls_back() */
+	rr2w_call_read(w, &rd, RR2W_READ_MAX);
+	rr2w_accept(w);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_CONNPROP);
+	rr2w_hdr(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_ERROR, RDMA2_F_RESPONSE);
+	put_unaligned_be32(RDMA2_ERR_VERS, msg + 20);
+	put_unaligned_be32(1, msg + 24);
+	put_unaligned_be32(1, msg + 28);
+	rr2w_send(w, msg, 32);
+
+	/* a returned length beyond the registration: -EIO, no overflow */
+	xid = rr2w_take_read(w, RR2W_READ_MAX, segs, &nsegs);
+	lens[0] = segs[0].length + 1;
+	before = r->stats.bad_chunks;
+	n = rr2w_v1_write_reply(msg, xid, segs, nsegs, lens, lens[0], NULL);
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), -EIO);
+	KUNIT_EXPECT_EQ(test, r->stats.bad_chunks, before + 1);
+	rr2w_expect_pool_full(test, r);
+
+	/* unused: the data inline */
+	rr2w_call_read(w, &rd, RR2W_READ_MAX);
+	xid = rr2w_take_read(w, RR2W_READ_MAX, segs, &nsegs);
+	memset(lens, 0, sizeof(lens));
+	n = rr2w_v1_write_reply(msg, xid, segs, nsegs, lens, 8, "abcdefgh");
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+	KUNIT_EXPECT_EQ(test, rd.len, 8);
+	data = kmap_local_page(rd.pages[0]);
+	KUNIT_EXPECT_EQ(test, memcmp(data, "abcdefgh", 8), 0);
+	kunmap_local(data);
+	rr2w_expect_pool_full(test, r);
+
+	/* short: 100 octets in the first segment */
+	before = r->stats.mrs_local_inv;
+	rr2w_call_read(w, &rd, RR2W_READ_MAX);
+	xid = rr2w_take_read(w, RR2W_READ_MAX, segs, &nsegs);
+	lens[0] = 100;
+	n = rr2w_v1_write_reply(msg, xid, segs, nsegs, lens, 100, NULL);
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+	KUNIT_EXPECT_EQ(test, rd.len, 100);
+	KUNIT_EXPECT_GT(test, r->stats.mrs_local_inv, before);
+	rr2w_expect_pool_full(test, r);
+
+	/* Send With Invalidate of the offered rkey */
+	before = r->stats.mrs_remote_inv;
+	rr2w_call_read(w, &rd, RR2W_READ_MAX);
+	xid = rr2w_take_read(w, RR2W_READ_MAX, segs, &nsegs);
+	memset(lens, 0, sizeof(lens));
+	n = rr2w_v1_write_reply(msg, xid, segs, nsegs, lens, 0, NULL);
+	rr2w_send_inv(w, msg, n, segs[0].handle);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+	KUNIT_EXPECT_EQ(test, r->stats.mrs_remote_inv, before + 1);
+	rr2w_expect_pool_full(test, r);
+
+	/* V2-SEC-09: an RPC killed before its Reply invalidates its MRs */
+	before = r->stats.mrs_local_inv;
+	rr2w_call_read(w, &rd, RR2W_READ_MAX);
+	rr2w_take_read(w, RR2W_READ_MAX, segs, &nsegs);
+	rpc_killall_tasks(w->clnt);
+	KUNIT_EXPECT_LT(test, rr2w_wait_call(w), 0);
+	KUNIT_EXPECT_EQ(test, r->stats.mrs_local_inv, before + nsegs);
+	rr2w_expect_pool_full(test, r);
+	for (n = 0; n < RR2W_READ_MAX >> PAGE_SHIFT; n++)
+		__free_page(rd.pages[n]);
+}
+
+/*
+ * RDMA Write @len octets of @data into the chunk @segs, filling its
+ * segments in order, as a server does (V2-CHUNK-19).  Returns the
+ * octets that went into each segment in @lens.
+ */
+static void rr2w_chunk_write(struct rr2w *w, const struct rpcrdma2_segment *segs,
+			     u32 nsegs, const u8 *data, u32 len, u32 *lens)
+{
+	struct rpcrdma2_test_ep *ep = &w->srv.server;
+	struct rpcrdma2_send *sd = &ep->ep.sends[0];
+	u32 i, done = 0, in_seg, n;
+
+	for (i = 0; i < nsegs; i++) {
+		lens[i] = 0;
+		for (in_seg = 0; done < len && in_seg < segs[i].length;) {
+			struct ib_rdma_wr wr = { };
+			struct ib_sge sge;
+
+			n = min3(len - done, segs[i].length - in_seg,
+				 (u32)RPCRDMA2_TEST_BUF_SIZE);
+			memcpy(sd->buf, data + done, n);
+			ib_dma_sync_single_for_device(ep->id->device, sd->dma, n,
+						      DMA_TO_DEVICE);
+			sge.addr = sd->dma;
+			sge.length = n;
+			sge.lkey = ep->ep.pd->local_dma_lkey;
+			wr.wr.opcode = IB_WR_RDMA_WRITE;
+			wr.wr.wr_cqe = &sd->cqe;
+			wr.wr.sg_list = &sge;
+			wr.wr.num_sge = 1;
+			wr.wr.send_flags = IB_SEND_SIGNALED;
+			wr.remote_addr = segs[i].offset + in_seg;
+			wr.rkey = segs[i].handle;
+			reinit_completion(&ep->send_done);
+			KUNIT_ASSERT_EQ(w->test, 0,
+					ib_post_send(ep->id->qp, &wr.wr, NULL));
+			KUNIT_ASSERT_EQ(w->test, 0, rpcrdma2_test_wait_send(ep));
+			in_seg += n;
+			done += n;
+			lens[i] += n;
+		}
+	}
+	KUNIT_ASSERT_EQ(w->test, done, len);
+}
+
+/* A Version 1 RDMA_NOMSG Reply: the Reply chunk @segs with @lens. */
+static u32 rr2w_v1_nomsg_reply(u8 *b, u32 xid,
+			       const struct rpcrdma2_segment *segs, u32 nsegs,
+			       const u32 *lens)
+{
+	u32 n = 16, i;
+
+	put_unaligned_be32(xid, b);
+	put_unaligned_be32(RPCRDMA2_VERS_1, b + 4);
+	put_unaligned_be32(32, b + 8);
+	put_unaligned_be32(RDMA_NOMSG, b + 12);
+	put_unaligned_be32(0, b + n);		/* no Read list */
+	put_unaligned_be32(0, b + n + 4);	/* no Write list */
+	put_unaligned_be32(1, b + n + 8);	/* a Reply chunk */
+	put_unaligned_be32(nsegs, b + n + 12);
+	n += 16;
+	for (i = 0; i < nsegs; i++) {
+		put_unaligned_be32(segs[i].handle, b + n);
+		put_unaligned_be32(lens[i], b + n + 4);
+		put_unaligned_be64(segs[i].offset, b + n + 8);
+		n += 16;
+	}
+	return n;
+}
+
+/* Settle Version 1 with a READ of @len as the first Call. */
+static void rr2w_settle_v1_read(struct rr2w *w, struct rr2w_read *rd,
+				u32 len)
+{
+	struct rpcrdma2_hdr h;
+	u8 msg[64], pl[64];
+
+	rr2w_call_read(w, rd, len);
+	rr2w_accept(w);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_ASSERT_EQ(w->test, h.htype, RDMA2_CONNPROP);
+	rr2w_hdr(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_ERROR, RDMA2_F_RESPONSE);
+	put_unaligned_be32(RDMA2_ERR_VERS, msg + 20);
+	put_unaligned_be32(1, msg + 24);
+	put_unaligned_be32(1, msg + 28);
+	rr2w_send(w, msg, 32);
+}
+
+static struct page **rr2w_read_pages(struct kunit *test)
+{
+	struct page **pages;
+	u32 i;
+
+	pages = kunit_kcalloc(test, RR2W_READ_MAX >> PAGE_SHIFT,
+			      sizeof(*pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	for (i = 0; i < RR2W_READ_MAX >> PAGE_SHIFT; i++) {
+		pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+	}
+	return pages;
+}
+
+static void rr2w_free_read_pages(struct page **pages)
+{
+	u32 i;
+
+	for (i = 0; i < RR2W_READ_MAX >> PAGE_SHIFT; i++)
+		__free_page(pages[i]);
+}
+
+static bool rr2w_pages_hold(struct page **pages, const u8 *data, u32 len)
+{
+	u32 i, n;
+	bool same = true;
+
+	for (i = 0; same && len; i++, data += n, len -= n) {
+		u8 *p = kmap_local_page(pages[i]);
+
+		n = min_t(u32, len, PAGE_SIZE);
+		same = !memcmp(p, data, n);
+		kunmap_local(p);
+	}
+	return same;
+}
+
+/*
+ * V2-CHUNK-22: octets the server RDMA-writes into the Write chunk are
+ * the result, with an odd length (the XDR pad is the client's to add).
+ * V2-SPEC-01: an RDMA_NOMSG Reply is the Reply chunk's octets.
+ * V2-SEC-17: a Reply chunk returned longer than offered fails the RPC.
+ */
+static void rr2w_v1_rdma_placed(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	struct rpcrdma2_segment segs[RR2C_MAX_SEGS];
+	u32 lens[RR2C_MAX_SEGS] = { };
+	struct rr2w_read rd = { };
+	struct rpcrdma2_hdr h;
+	u32 xid, n, nsegs, i, total;
+	struct rr2c *r;
+	u8 *msg, *data, *buf;
+
+	msg = kunit_kzalloc(test, RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
+	data = kunit_kzalloc(test, 6000, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	rd.pages = rr2w_read_pages(test);
+	r = rr2c(rr2w_xprt(w));
+
+	/* a Write chunk, 5001 octets of data written into it */
+	rr2w_settle_v1_read(w, &rd, 8192);
+	xid = rr2w_take_read(w, 8192, segs, &nsegs);
+	for (i = 0; i < 5001; i++)
+		data[i] = i * 7 + 1;
+	rr2w_chunk_write(w, segs, nsegs, data, 5001, lens);
+	n = rr2w_v1_write_reply(msg, xid, segs, nsegs, lens, 5001, NULL);
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+	KUNIT_EXPECT_EQ(test, rd.len, 5001);
+	KUNIT_EXPECT_TRUE(test, rr2w_pages_hold(rd.pages, data, 5001));
+	rr2w_expect_pool_full(test, r);
+
+	/* a Reply chunk: the whole Reply written into it, RDMA_NOMSG */
+	rd.no_ddp = true;
+	rr2w_call_read(w, &rd, 5000);
+	buf = rr2w_take_full(w, RPCRDMA2_VERS_1, &h);
+	KUNIT_EXPECT_EQ(test, h.writes.chunks, 0);
+	KUNIT_ASSERT_EQ(test, h.reply.chunks, 1);
+	nsegs = rpcrdma2_reply_chunk(buf, &h, 0, &segs[0]);
+	KUNIT_ASSERT_GE(test, nsegs, 1);
+	KUNIT_ASSERT_LE(test, nsegs, RR2C_MAX_SEGS);
+	for (total = 0, i = 0; i < nsegs; i++) {
+		rpcrdma2_reply_chunk(buf, &h, i, &segs[i]);
+		total += segs[i].length;
+	}
+	KUNIT_EXPECT_GE(test, total, 28 + 5000);
+	xid = h.xid;
+	n = rr2w_reply(data, xid, RPC_SUCCESS);
+	put_unaligned_be32(5000, data + n);
+	for (i = 0; i < 5000; i++)
+		data[n + 4 + i] = i * 3 + 5;
+	rr2w_chunk_write(w, segs, nsegs, data, n + 4 + 5000, lens);
+	n = rr2w_v1_nomsg_reply(msg, xid, segs, nsegs, lens);
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+	KUNIT_EXPECT_EQ(test, rd.len, 5000);
+	KUNIT_EXPECT_TRUE(test, rr2w_pages_hold(rd.pages, data + 28, 5000));
+	rr2w_expect_pool_full(test, r);
+
+	/* a Reply chunk returned longer than offered */
+	rr2w_call_read(w, &rd, 5000);
+	buf = rr2w_take_full(w, RPCRDMA2_VERS_1, &h);
+	KUNIT_ASSERT_EQ(test, h.reply.chunks, 1);
+	nsegs = rpcrdma2_reply_chunk(buf, &h, 0, &segs[0]);
+	KUNIT_ASSERT_LE(test, nsegs, RR2C_MAX_SEGS);
+	for (i = 0; i < nsegs; i++) {
+		rpcrdma2_reply_chunk(buf, &h, i, &segs[i]);
+		lens[i] = segs[i].length;
+	}
+	lens[nsegs - 1]++;
+	n = rr2w_v1_nomsg_reply(msg, h.xid, segs, nsegs, lens);
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), -EIO);
+	rr2w_expect_pool_full(test, r);
+	rr2w_free_read_pages(rd.pages);
+}
+
+struct rr2w_second {
+	struct completion	done;
+	int			status;
+};
+
+static void rr2w_second_done(struct rpc_task *task, void *data)
+{
+	struct rr2w_second *c = data;
+
+	c->status = task->tk_status;
+}
+
+static void rr2w_second_release(void *data)
+{
+	struct rr2w_second *c = data;
+
+	complete(&c->done);
+}
+
+static const struct rpc_call_ops rr2w_second_ops = {
+	.rpc_call_done	= rr2w_second_done,
+	.rpc_release	= rr2w_second_release,
+};
+
+/*
+ * V2-RINV-08, CMP-RINV-06: a Reply sent with Invalidate of a handle that
+ * belongs to another outstanding RPC is a protocol error: the first RPC
+ * is not completed by it, and the connection is reset (the client comes
+ * back and sends again).
+ */
+static void rr2w_v1_foreign_rkey(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	struct rpcrdma2_segment segs_a[RR2C_MAX_SEGS], segs_b[RR2C_MAX_SEGS];
+	u32 lens[RR2C_MAX_SEGS] = { };
+	struct rr2w_read a = { }, b = { };
+	struct rr2w_second *second;
+	struct rpc_message msg_b = {
+		.rpc_proc	= &rr2w_procs[1],
+		.rpc_argp	= &b,
+		.rpc_resp	= &b,
+	};
+	struct rpcrdma2_hdr h;
+	u32 xid_a, n, nsegs_a, nsegs_b;
+	struct rr2c *r;
+	u64 before;
+	u8 *msg;
+
+	msg = kunit_kzalloc(test, RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
+	second = kunit_kzalloc(test, sizeof(*second), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	KUNIT_ASSERT_NOT_NULL(test, second);
+	init_completion(&second->done);
+	a.pages = rr2w_read_pages(test);
+	b.pages = rr2w_read_pages(test);
+	r = rr2c(rr2w_xprt(w));
+
+	rr2w_settle_v1_read(w, &a, RR2W_READ_MAX);
+	xid_a = rr2w_take_read(w, RR2W_READ_MAX, segs_a, &nsegs_a);
+	b.len = RR2W_READ_MAX;
+	KUNIT_ASSERT_EQ(test, 0, rpc_call_async(w->clnt, &msg_b, RPC_TASK_SOFT,
+						&rr2w_second_ops, second));
+	rr2w_take_read(w, RR2W_READ_MAX, segs_b, &nsegs_b);
+
+	before = r->stats.bad_chunks;
+	n = rr2w_v1_write_reply(msg, xid_a, segs_a, nsegs_a, lens, 0, NULL);
+	rr2w_send_inv(w, msg, n, segs_b[0].handle);
+	/* the connection is reset: the client comes back with a Call */
+	rpcrdma2_test_server_reset(&w->srv);
+	rr2w_accept(w);
+	rr2w_take_full(w, RPCRDMA2_VERS_1, &h);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA_MSG);
+	KUNIT_EXPECT_EQ(test, r->stats.bad_chunks, before + 1);
+	KUNIT_EXPECT_EQ(test, w->status, 1);	/* A did not complete */
+
+	/* shut the client down here: the pages go after its tasks */
+	rpc_shutdown_client(w->clnt);
+	w->clnt = NULL;
+	wait_for_completion(&second->done);
+	rr2w_free_read_pages(a.pages);
+	rr2w_free_read_pages(b.pages);
+}
+
 static const enum rpcrdma2_test_link rr2w_links[] = {
 	RPCRDMA2_TEST_RXE,
 	RPCRDMA2_TEST_SIW,
@@ -545,6 +1111,9 @@ static struct kunit_case rr2w_cases[] = {
 	KUNIT_CASE_PARAM(rr2w_v2_err_vers_falls_back, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_bad_first_reply_no_loop, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_client_answers_and_drops, rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v1_write_chunk, rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v1_rdma_placed, rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v1_foreign_rkey, rr2w_link_gen_params),
 	{}
 };
 

@@ -14,7 +14,9 @@
  *     4096-octet threshold (V2-CONT-01..03, V2-INLINE-*);
  *   - the version matrix by per-role cap: v2/v2, v1 client/v2 server,
  *     v2 client/v1 server (fallback on ERR_VERS, V2-FRAME-18/23, E-12);
- *   - a Version 1 Call beyond the inline threshold fails at once;
+ *   - Version 1 beyond the inline thresholds: chunks (a Position-Zero
+ *     Read chunk for PUT, a Write chunk for GET), which need the server
+ *     half's chunk support;
  *   - a dropped connection is re-established under the same client, and
  *     after a fallback without negotiating again (V2-FRAME-19);
  *   - credit exhaustion: a client that has every credit in use gets the
@@ -263,6 +265,8 @@ static void rr2r_enc_get(struct rpc_rqst *req, struct xdr_stream *xdr,
 	xdr_stream_encode_u32(xdr, a->seed);
 	xdr_stream_encode_u32(xdr, a->len);
 	rpc_prepare_reply_pages(req, a->pages, 0, a->len, 1);
+	/* DDP-eligible, as NFS READ data: a Write chunk when offered */
+	req->rq_rcv_buf.flags |= XDRBUF_READ;
 }
 
 /*
@@ -434,6 +438,14 @@ static struct rpc_xprt *rr2r_xprt(struct rpc_clnt *clnt)
 	return rcu_access_pointer(clnt->cl_xprt);
 }
 
+/* V2-SEC-08: every MR is free again once the RPCs have completed. */
+static void rr2r_expect_pool_full(struct kunit *test, struct rpc_xprt *xprt)
+{
+	struct rr2c *r = rr2c(xprt);
+
+	KUNIT_EXPECT_EQ(test, READ_ONCE(r->frwr.nfree), READ_ONCE(r->frwr.nr));
+}
+
 static void rr2r_free_pages(void *data)
 {
 	struct page **pages = data;
@@ -573,6 +585,7 @@ static void rr2r_v2_sizes_0_to_1m(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(rr2r_sizes); i++)
 		rr2r_roundtrip(test, clnt, pages, rr2r_sizes[i]);
 	rr2r_check_iostats(test, clnt);
+	rr2r_expect_pool_full(test, rr2r_xprt(clnt));
 }
 
 /*
@@ -615,14 +628,16 @@ static void rr2r_reconnect_after_fallback_stays_v1(struct kunit *test)
 	rr2r_reconnect(test, RPCRDMA2_VERS_1);
 }
 
-/* Version 1 both ways when only one side offers it; inline sizes only. */
+/*
+ * Version 1 both ways when only one side offers it: inline sizes, then
+ * beyond the thresholds by chunks (V2-SPEC-02, V2-CHUNK-22).
+ */
 static void rr2r_version_matrix(struct kunit *test, u32 clnt_vers,
 				u32 svc_vers)
 {
-	static const u32 sizes[] = { 0, 1, 100, 1000, 2000 };
+	static const u32 sizes[] = { 0, 1, 100, 1000, 2000, 65536 + 3 };
 	struct rpc_clnt *clnt;
 	struct page **pages;
-	struct rr2r_res res;
 	u32 i;
 
 	rr2r_caps(clnt_vers, svc_vers);
@@ -632,8 +647,7 @@ static void rr2r_version_matrix(struct kunit *test, u32 clnt_vers,
 			RPCRDMA2_VERS_1);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
 		rr2r_roundtrip(test, clnt, pages, sizes[i]);
-	/* no chunks yet: a Call beyond the threshold fails, never hangs */
-	KUNIT_EXPECT_NE(test, 0, rr2r_put(clnt, pages, 65536, 7, &res));
+	rr2r_expect_pool_full(test, rr2r_xprt(clnt));
 }
 
 /* V2-FRAME-20: a v1-capped client's first message settles Version 1. */

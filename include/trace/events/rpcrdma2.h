@@ -262,6 +262,54 @@ TRACE_EVENT(rpcrdma2_svc_reply_chunks,
 	    TP_printk("xid=0x%08x %s rdma_written=%u inv_rkey=0x%08x",
 		      __entry->xid, __get_str(format), __entry->written,
 		      __entry->inv_rkey)
+/*
+ * The client's per-RPC format decision (net/client/marshal.c): Call
+ * side none/read/pzrc, Reply side none/write/reply, and the segments.
+ */
+TRACE_EVENT(rpcrdma2_clnt_chunks,
+	    TP_PROTO(u32 xid, u32 vers, const char *call, const char *reply,
+		     u32 nsegs, u32 len),
+	    TP_ARGS(xid, vers, call, reply, nsegs, len),
+	    TP_STRUCT__entry(__field(u32, xid)
+			     __field(u32, vers)
+			     __string(call, call)
+			     __string(reply, reply)
+			     __field(u32, nsegs)
+			     __field(u32, len)),
+	    TP_fast_assign(__entry->xid = xid;
+			   __entry->vers = vers;
+			   __assign_str(call);
+			   __assign_str(reply);
+			   __entry->nsegs = nsegs;
+			   __entry->len = len;),
+	    TP_printk("xid=0x%08x version=%u call=%s reply=%s segments=%u rpc_len=%u",
+		      __entry->xid, __entry->vers, __get_str(call),
+		      __get_str(reply), __entry->nsegs, __entry->len)
+);
+
+/* MR registration and invalidation (net/client/frwr.c) */
+TRACE_EVENT(rpcrdma2_clnt_mr,
+	    TP_PROTO(u32 handle, const char *what, u32 len),
+	    TP_ARGS(handle, what, len),
+	    TP_STRUCT__entry(__field(u32, handle)
+			     __string(what, what)
+			     __field(u32, len)),
+	    TP_fast_assign(__entry->handle = handle;
+			   __assign_str(what);
+			   __entry->len = len;),
+	    TP_printk("handle=0x%08x %s length=%u", __entry->handle,
+		      __get_str(what), __entry->len)
+);
+
+/* A Reply whose chunks contradict what the Call offered */
+TRACE_EVENT(rpcrdma2_clnt_bad_chunks,
+	    TP_PROTO(u32 xid, int status),
+	    TP_ARGS(xid, status),
+	    TP_STRUCT__entry(__field(u32, xid)
+			     __field(int, status)),
+	    TP_fast_assign(__entry->xid = xid;
+			   __entry->status = status;),
+	    TP_printk("xid=0x%08x status=%d", __entry->xid, __entry->status)
 );
 
 #endif /* _TRACE_RPCRDMA2_H */

@@ -1,0 +1,704 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rpcrdma2 client half: the receive path.
+ *
+ * Owns everything that happens when a message arrives on the client's
+ * connection: the Send and Receive completions, decoding with the
+ * shared codec, the credit word, version settlement messages, errors,
+ * reassembly of a continued Reply or reverse Call, and the Reply
+ * rebuilt around its chunks: the Write chunk's octets are already in
+ * the request's pages, a Reply chunk holds the whole Reply
+ * (V2-CHUNK-22, V2-SPEC-01).  Every length the server reports is
+ * checked against what the Call registered before anything is copied
+ * or completed.
+ *
+ * A Reply does not complete its RPC at once when the RPC has MRs: the
+ * request stays pinned (xprt_pin_rqst) while frwr.c invalidates them,
+ * and rr2c_reply_finish() completes it from the LOCAL_INV completion
+ * (V2-SEC-08).  The pin keeps the task from releasing the request (and
+ * its buffers) meanwhile.
+ *
+ * Concurrency: completions run in the CQ's work item, one at a time, so
+ * the rx_* and reasm state of struct rr2c need no lock; tx_lock is
+ * taken for the sequence window, the xprt's queue_lock for request
+ * lookup and completion.
+ *
+ * Called by: the endpoint's completion callbacks (rr2c_ep_ops).
+ */
+
+#include <linux/sunrpc/bc_xprt.h>
+#include <linux/sunrpc/xprt.h>
+#include <linux/unaligned.h>
+
+#include "rpcrdma2.h"
+#include "client/client.h"
+#include <trace/events/rpcrdma2.h>
+
+/* ---- completions ---- */
+
+static void rr2c_send_done(struct rpcrdma2_send *sd)
+{
+	struct rr2c *r = sd->ep->priv;
+
+	rpcrdma2_pool_put(&r->pool, sd);
+	if (sd->status != IB_WC_SUCCESS) {
+		if (sd->status != IB_WC_WR_FLUSH_ERR)
+			trace_rpcrdma2_wc_error(&r->xprt.addr, "send",
+						sd->status);
+		xprt_force_disconnect(&r->xprt);
+	}
+	/* pairs with the barrier in rr2c_wait_room() */
+	smp_mb();
+	xprt_write_space(&r->xprt);
+}
+
+static void rr2c_repost(struct rr2c *r, struct rpcrdma2_recv *rv)
+{
+	if (rpcrdma2_ep_post_recv(rv))
+		xprt_force_disconnect(&r->xprt);
+}
+
+/* Post a control message (credit grant or error) from the reserve. */
+static void rr2c_send_ctrl(struct rr2c *r, const void *msg, u32 len)
+{
+	if (rpcrdma2_pool_send_ctrl(&r->pool, msg, len))
+		xprt_force_disconnect(&r->xprt);
+}
+
+/* Send a credit-grant-only message (V2-CRED-08) as a window ack. */
+static void rr2c_send_ack(struct rr2c *r)
+{
+	u32 credit = rpcrdma2_credit_out(r->conn.vers, RR2C_CREDITS);
+	u8 msg[RPCRDMA2_HDRLEN_NOCHUNKS];
+
+	rr2c_send_ctrl(r, msg,
+		       rpcrdma2_encode_credit_grant(msg, sizeof(msg), credit));
+}
+
+/*
+ * Answer a received message with RDMA2_ERROR where the spec makes the
+ * receiving peer answer whatever its role: misuse of F_TPMORE and a
+ * CONNPROP after the final one (V2-PROP-12, V2-PROP-13, V2-ERR-21), an
+ * unknown header type (V2-FRAME-13).  Errors are never answered
+ * (codec), and a Requester drops every other rejection (V2-ERR-24).
+ */
+static void rr2c_send_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
+			    u32 err)
+{
+	u32 credit = rpcrdma2_credit_out(r->conn.vers, RR2C_CREDITS);
+	u8 msg[64];
+	u32 len;
+
+	if (r->conn.vers != RPCRDMA2_VERS_2 || hdr->htype == RDMA2_ERROR)
+		return;
+	r->stats.errors_sent++;
+	trace_rpcrdma2_clnt_error_sent(hdr->xid, r->conn.vers, err);
+	len = rpcrdma2_encode_error(msg, sizeof(msg), RPCRDMA2_VERS_2,
+				    hdr->xid, hdr->vers, credit, err, 0, 0);
+	rr2c_send_ctrl(r, msg, len);
+}
+
+/* The message being received is over: forget it. */
+void rr2c_rx_reset(struct rr2c *r)
+{
+	r->rx_active = false;
+	r->rx_bc = false;
+	r->rx_bc_req = NULL;
+	r->rx_off = 0;
+}
+
+/*
+ * Give up on the message being received without completing anything:
+ * a forward Reply's RPC times out and is retransmitted, a reverse
+ * Call's slot goes back to the pool.
+ */
+void rr2c_rx_drop(struct rr2c *r)
+{
+	if (r->rx_active && r->rx_bc && r->rx_bc_req)
+		rr2c_bc_free_rqst(r->rx_bc_req);
+	rr2c_rx_reset(r);
+}
+
+/**
+ * rr2c_reply_finish - complete a forward RPC with its held-back Reply
+ * @r: the transport
+ * @req: the request, pinned; req->rp_status and req->rp_len are set
+ *
+ * Called once the request's MRs are invalid and unmapped (V2-SEC-08):
+ * from the Receive path when there was nothing to invalidate, else
+ * from the LOCAL_INV completion.  Unpins the request.
+ */
+void rr2c_reply_finish(struct rr2c *r, struct rr2c_req *req)
+{
+	struct rpc_xprt *xprt = &r->xprt;
+	struct rpc_rqst *rq = &req->rq;
+
+	spin_lock(&xprt->queue_lock);
+	if (req->rp_status)
+		rq->rq_task->tk_status = req->rp_status;
+	xprt_complete_rqst(rq->rq_task, req->rp_status ? 0 : req->rp_len);
+	xprt_unpin_rqst(rq);
+	spin_unlock(&xprt->queue_lock);
+}
+
+/*
+ * A Receive for pinned request @rq came with Send With Invalidate: the
+ * rkey must be one of this XID's (V2-RINV-08, CMP-RINV-06), and is not
+ * invalidated again.  A stranger's rkey is a protocol error: the
+ * request is unpinned without completing and the connection reset.
+ */
+static bool rr2c_reply_remote_inv(struct rr2c *r, struct rpc_rqst *rq,
+				  const struct rpcrdma2_recv *rv)
+{
+	struct rpc_xprt *xprt = &r->xprt;
+
+	if (!rv->remote_inv ||
+	    !rr2c_frwr_remote_inv(r, rr2c_req(rq), rv->inv_rkey))
+		return true;
+	r->stats.bad_chunks++;
+	trace_rpcrdma2_clnt_bad_chunks(be32_to_cpu(rq->rq_xid), -EPROTO);
+	spin_lock(&xprt->queue_lock);
+	xprt_unpin_rqst(rq);
+	spin_unlock(&xprt->queue_lock);
+	xprt_force_disconnect(xprt);
+	return false;
+}
+
+/*
+ * The last message of pinned request @rq's Reply has been placed:
+ * complete it with @status (0: @len octets arrived) once its MRs are
+ * invalidated.
+ */
+static void rr2c_reply_done(struct rr2c *r, struct rpc_rqst *rq, int status,
+			    u32 len)
+{
+	struct rr2c_req *req = rr2c_req(rq);
+
+	req->rp_status = status;
+	req->rp_len = len;
+	if (!rr2c_frwr_unmap_async(r, req))
+		rr2c_reply_finish(r, req);
+}
+
+/*
+ * Copy Reply octets to the request with XID @xid at *@off and, on the
+ * last message, complete it with @status (0: the whole Reply arrived).
+ * The request is pinned only for the copy, or until its MRs are
+ * invalidated after the last message.  Returns false on a protocol
+ * error: the rest of the Reply is to be dropped.
+ */
+static bool rr2c_reply_copy(struct rr2c *r, u32 xid, const void *data,
+			    u32 len, u32 *off, bool last, int status,
+			    const struct rpcrdma2_recv *rv)
+{
+	struct rpc_xprt *xprt = &r->xprt;
+	struct rpc_rqst *req;
+
+	spin_lock(&xprt->queue_lock);
+	req = xprt_lookup_rqst(xprt, cpu_to_be32(xid));
+	if (!req) {
+		spin_unlock(&xprt->queue_lock);
+		r->stats.bad_xids++;
+		return true;
+	}
+	xprt_pin_rqst(req);
+	spin_unlock(&xprt->queue_lock);
+
+	if (!rr2c_reply_remote_inv(r, req, rv))
+		return false;
+	if (len)
+		*off += rpcrdma2_copy_to_xdr(&req->rq_private_buf, *off, data,
+					     len);
+	if (last) {
+		rr2c_reply_done(r, req, status, *off);
+		return true;
+	}
+	spin_lock(&xprt->queue_lock);
+	xprt_unpin_rqst(req);
+	spin_unlock(&xprt->queue_lock);
+	return true;
+}
+
+/* The first message of a forward Reply or a reverse Call. */
+static void rr2c_rx_start(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
+			  const void *payload, u32 plen)
+{
+	bool ok;
+
+	rr2c_rx_drop(r);		/* nothing is left of an earlier one */
+	r->rx_bc = rpcrdma2_rpc_msg_is_call(hdr, payload, plen, &ok);
+	/* V2-ERR-26: rdma_xid is the XID of the RPC message it carries */
+	if (!ok || !rpcrdma2_rpc_xid_ok(hdr, payload, plen)) {
+		r->stats.bad_hdrs++;
+		rpcrdma2_reasm_abort(&r->reasm, hdr);
+		r->rx_bc = false;
+		return;
+	}
+	r->rx_active = true;
+	r->rx_xid = hdr->xid;
+	if (r->rx_bc)			/* RFC 8167: the server calls us */
+		r->rx_bc_req = rr2c_bc_take(r, hdr->xid);
+}
+
+/* An RPC message, or one part of a continued one. */
+static void rr2c_recv_msg(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
+			  const struct rpcrdma2_recv *rv)
+{
+	const void *buf = rv->buf;
+	u32 len = rv->len;
+	const u8 *payload = (const u8 *)buf + hdr->hdrlen;
+	u32 plen = len - hdr->hdrlen;
+	bool more = hdr->flags & RDMA2_F_MORE;
+
+	switch (rpcrdma2_reasm_add(&r->reasm, hdr, plen)) {
+	case RPCRDMA2_REASM_DISCARD:
+		return;
+	case RPCRDMA2_REASM_FAULT:
+		/* V2-ERR-24: a Requester drops, answers nothing */
+		rr2c_rx_drop(r);
+		r->stats.bad_hdrs++;
+		return;
+	default:
+		break;
+	}
+	if (r->reasm.nmsgs == 1) {
+		rr2c_rx_start(r, hdr, payload, plen);
+		if (!r->rx_active)
+			return;
+	}
+	if (rpcrdma2_seq_ack_due(r->reasm.nmsgs, more))
+		rr2c_send_ack(r);
+	if (!r->rx_bc) {
+		if (!rr2c_reply_copy(r, r->rx_xid, payload, plen, &r->rx_off,
+				     !more, 0, rv)) {
+			/* nothing more of it completes the RPC */
+			rpcrdma2_reasm_abort(&r->reasm, hdr);
+			rr2c_rx_drop(r);
+			return;
+		}
+	} else if (r->rx_bc_req) {
+		r->rx_off += rpcrdma2_copy_to_xdr(&r->rx_bc_req->rq_private_buf,
+						  r->rx_off, payload, plen);
+		if (!more)
+			rr2c_bc_deliver(r, r->rx_bc_req, r->rx_off);
+	}
+	if (!more)
+		rr2c_rx_reset(r);
+}
+
+static int rr2c_errno(const struct rpcrdma2_hdr *hdr)
+{
+	switch (hdr->err) {
+	case RDMA2_ERR_VERS:
+		return -EPROTONOSUPPORT;
+	case RDMA2_ERR_REPLY_RESOURCE:
+	case RDMA2_ERR_WRITE_RESOURCE:
+		return -EMSGSIZE;
+	default:
+		return -EIO;
+	}
+}
+
+/*
+ * An error fails the Call with its XID (V2-ERR-16, V2-ERR-28).  It ends
+ * a Reply being received only if that Reply has the same XID: an error
+ * never aborts another request's reassembly.
+ */
+static void rr2c_recv_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
+			    const struct rpcrdma2_recv *rv)
+{
+	bool cut = false;
+	u32 off = 0;
+
+	r->stats.errors++;
+	trace_rpcrdma2_clnt_error(hdr->xid, hdr->vers, hdr->err);
+	/*
+	 * The server refused a Call we are still cutting: it discards the
+	 * rest (V2-ERR-23) and acknowledges nothing more, so the sequence
+	 * cannot finish on this connection.
+	 */
+	spin_lock(&r->tx_lock);
+	if (r->tx_req && r->tx.msgno && r->tx.xid == hdr->xid) {
+		rr2c_tx_abandon(r);
+		cut = true;
+	}
+	spin_unlock(&r->tx_lock);
+	if (cut)
+		xprt_force_disconnect(&r->xprt);
+	if (r->rx_active && !r->rx_bc && r->rx_xid == hdr->xid) {
+		rpcrdma2_reasm_abort(&r->reasm, hdr);
+		rr2c_rx_reset(r);
+	}
+	rr2c_reply_copy(r, hdr->xid, NULL, 0, &off, true, rr2c_errno(hdr), rv);
+}
+
+static void rr2c_negotiate(struct rr2c *r, const void *buf, u32 len)
+{
+	u8 out[RPCRDMA2_HDRLEN_ERR_MAX];
+	enum rpcrdma2_nego n;
+	u32 outlen;
+
+	n = rpcrdma2_nego_client_recv(&r->conn, &r->local, buf, len,
+				      out, sizeof(out), &outlen);
+	if (outlen)
+		rr2c_send_ctrl(r, out, outlen);	/* E-35: BAD_PROPVAL */
+	if (n == RPCRDMA2_NEGO_MORE || n == RPCRDMA2_NEGO_REJECT)
+		return;
+	if (n == RPCRDMA2_NEGO_REPLY)
+		n = RPCRDMA2_NEGO_DONE;		/* settled; the error is sent */
+	if (n == RPCRDMA2_NEGO_DONE && len >= 12) {
+		u32 word = get_unaligned_be32((const u8 *)buf + 8);
+
+		/*
+		 * The settling message is a Version 2 CONNPROP or an
+		 * ERR_VERS in either layout.  A Version 1 grant is a small
+		 * number and a Version 2 word has it in the low half, so
+		 * the low half is right for all of them.
+		 */
+		r->nego_grant = rpcrdma2_credit_in(RPCRDMA2_VERS_2, word);
+	}
+	r->nego = n;
+	complete(&r->nego_done);
+}
+
+/*
+ * What the client takes as a Responder (reverse-direction Calls): no
+ * chunks at all (V2-RDIR-15, V2-ERR-33), so its errors say 0.
+ */
+const struct rpcrdma2_limits rr2c_limits = {
+	.max_read_chunks	= 0,
+	.max_write_chunks	= 0,
+	.max_segments		= 0,
+};
+
+/*
+ * What the client takes in a Reply: the Write chunk and the Reply chunk
+ * its Calls offer, each echoed with at most the segments it had; a
+ * Read list is decoded only to fail its RPC (V2-CHUNK-26).
+ */
+static const struct rpcrdma2_limits rr2c_reply_limits = {
+	.max_read_chunks	= 1,
+	.max_write_chunks	= 1,
+	.max_segments		= RR2C_MAX_SEGS,
+};
+
+/*
+ * Is this message with chunk lists a reverse-direction Call?  On
+ * Version 2 the flag says so (V2-RDIR-18); on Version 1 only an
+ * RDMA_MSG's payload can, and an RDMA_NOMSG is taken for a Reply: its
+ * XID then matches no forward request if it was not one.
+ */
+static bool rr2c_is_reverse_call(const struct rpcrdma2_hdr *hdr,
+				 const struct rpcrdma2_recv *rv)
+{
+	if (hdr->vers == RPCRDMA2_VERS_2)
+		return !(hdr->flags & RDMA2_F_RESPONSE);
+	return hdr->htype == RDMA_MSG &&
+	       rpcrdma2_rpc_is_call((const u8 *)rv->buf + hdr->hdrlen,
+				    rv->len - hdr->hdrlen);
+}
+
+/*
+ * Check a returned chunk against the one offered: the same segments in
+ * the same order (V2-CHUNK-20), none longer than registered, filled in
+ * order (V2-CHUNK-19).  Returns the octets it carries, or -EIO.
+ */
+static int rr2c_reply_chunk_len(const void *buf, const struct rpcrdma2_hdr *hdr,
+				bool reply, const struct rpcrdma2_segment *offered,
+				u32 noffered)
+{
+	struct rpcrdma2_segment seg;
+	bool short_seen = false;
+	u32 i, n, total = 0;
+
+	n = reply ? rpcrdma2_reply_chunk(buf, hdr, 0, &seg) :
+		    rpcrdma2_write_chunk(buf, hdr, 0, 0, &seg);
+	if (n != noffered)
+		return -EIO;
+	for (i = 0; i < n; i++) {
+		if (reply)
+			rpcrdma2_reply_chunk(buf, hdr, i, &seg);
+		else
+			rpcrdma2_write_chunk(buf, hdr, 0, i, &seg);
+		if (seg.handle != offered[i].handle ||
+		    seg.length > offered[i].length ||
+		    (short_seen && seg.length))
+			return -EIO;
+		short_seen = seg.length < offered[i].length;
+		total += seg.length;
+	}
+	return total;
+}
+
+/*
+ * V2-CHUNK-22: an RDMA_MSG Reply whose result item went into the Write
+ * chunk.  The item sits where the upper layer put its pages: after the
+ * head, trimmed to the inline octets that precede it when those are
+ * fewer (the pages are not moved).  The item's octets are already in
+ * the pages; whatever inline octets follow it are copied after the
+ * item and its XDR pad, which neither the chunk nor the inline stream
+ * carries (V2-CHUNK-10, V2-CHUNK-24).
+ */
+static int rr2c_reply_fixup(struct rr2c *r, struct rr2c_req *req,
+			    const u8 *p, u32 plen, u32 wlen, u32 *len)
+{
+	static const u8 zero[4];
+	struct rpc_rqst *rq = &req->rq;
+	struct xdr_buf *xb = &rq->rq_private_buf;
+	u32 hl = xb->head[0].iov_len, pos, pad, rest;
+
+	if (!wlen) {
+		/* an unused Write chunk: the Reply is all inline */
+		*len = rpcrdma2_copy_to_xdr(xb, 0, p, plen);
+		return 0;
+	}
+	if (wlen > xb->page_len)		/* cannot be: checked */
+		return -EIO;
+	pos = min(hl, plen);
+	if (pos < hl) {
+		u32 delta = hl - pos;
+
+		rq->rq_rcv_buf.head[0].iov_len = pos;
+		rq->rq_rcv_buf.buflen -= delta;
+		xb->head[0].iov_len = pos;
+		xb->buflen -= delta;
+	}
+	if (rpcrdma2_copy_to_xdr(xb, 0, p, pos) != pos)
+		return -EIO;
+	/*
+	 * The length counts the item's pad (the RPC layer takes only
+	 * whole XDR words): after the item comes its pad, then the rest.
+	 */
+	pad = xdr_pad_size(wlen);
+	*len = pos + wlen + pad;
+	rest = plen - pos;
+	if (pad && rpcrdma2_copy_to_xdr(xb, pos + wlen, zero, pad) != pad)
+		return -EIO;
+	if (!rest)
+		return 0;
+	if (rpcrdma2_copy_to_xdr(xb, *len, p + pos, rest) != rest)
+		return -EIO;
+	*len += rest;
+	r->stats.fixup_octets += rest;
+	return 0;
+}
+
+/*
+ * Place a Reply that came with chunk lists into @req.  Returns 0 and
+ * the Reply's length in *@len, or -EIO when the chunks contradict what
+ * the Call offered: the RPC fails, and nothing was written outside the
+ * request's buffer.
+ */
+static int rr2c_reply_place(struct rr2c *r, struct rr2c_req *req,
+			    const struct rpcrdma2_hdr *hdr, const void *buf,
+			    const u8 *payload, u32 plen, u32 *len)
+{
+	int wlen = 0, rplen = 0;
+
+	if (hdr->reads.chunks)			/* V2-CHUNK-26 */
+		return -EIO;
+	if (hdr->writes.chunks) {
+		wlen = rr2c_reply_chunk_len(buf, hdr, false, req->wsegs,
+					    req->nr_wsegs);
+		if (wlen < 0 || wlen > req->wlen)
+			return -EIO;
+	}
+	if (hdr->reply.chunks) {
+		rplen = rr2c_reply_chunk_len(buf, hdr, true, req->rpsegs,
+					     req->nr_rpsegs);
+		if (rplen < 0 || rplen > req->rplen)
+			return -EIO;
+	}
+	r->stats.rdma_reply_octets += wlen + rplen;
+	if (hdr->htype == RDMA2_NOMSG) {
+		/* V2-SPEC-01: the whole Reply is in the Reply chunk */
+		if (!rplen || wlen)
+			return -EIO;
+		*len = rplen;
+		return 0;
+	}
+	if (rplen)		/* the Reply is inline: no octets in the chunk */
+		return -EIO;
+	return rr2c_reply_fixup(r, req, payload, plen, wlen, len);
+}
+
+/*
+ * A forward Reply with chunk lists, or in Special Format.  It is never
+ * part of a continued message (V2-CONT-08).
+ */
+static void rr2c_recv_chunks(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
+			     const struct rpcrdma2_recv *rv)
+{
+	const u8 *payload = (const u8 *)rv->buf + hdr->hdrlen;
+	u32 plen = rv->len - hdr->hdrlen, len = 0;
+	struct rpc_xprt *xprt = &r->xprt;
+	struct rpc_rqst *rq;
+	int status;
+
+	switch (rpcrdma2_reasm_add(&r->reasm, hdr, plen)) {
+	case RPCRDMA2_REASM_DISCARD:
+		return;
+	case RPCRDMA2_REASM_DONE:
+		if (r->reasm.nmsgs == 1)
+			break;
+		fallthrough;
+	default:
+		rpcrdma2_reasm_abort(&r->reasm, hdr);
+		rr2c_rx_drop(r);
+		r->stats.bad_hdrs++;
+		return;
+	}
+	rr2c_rx_drop(r);
+	/* V2-ERR-26: rdma_xid is the XID of the RPC message it carries */
+	if (hdr->htype == RDMA2_MSG && !rpcrdma2_rpc_xid_ok(hdr, payload, plen)) {
+		r->stats.bad_hdrs++;
+		return;
+	}
+	spin_lock(&xprt->queue_lock);
+	rq = xprt_lookup_rqst(xprt, cpu_to_be32(hdr->xid));
+	if (!rq) {
+		spin_unlock(&xprt->queue_lock);
+		r->stats.bad_xids++;
+		return;
+	}
+	xprt_pin_rqst(rq);
+	spin_unlock(&xprt->queue_lock);
+
+	if (!rr2c_reply_remote_inv(r, rq, rv))
+		return;
+	status = rr2c_reply_place(r, rr2c_req(rq), hdr, rv->buf, payload, plen,
+				  &len);
+	if (status) {
+		r->stats.bad_chunks++;
+		trace_rpcrdma2_clnt_bad_chunks(hdr->xid, status);
+	}
+	rr2c_reply_done(r, rq, status, len);
+}
+
+/*
+ * A message the codec rejected with @verdict.  The client answers only
+ * where the spec makes every receiver answer (rr2c_send_error), and
+ * as a reverse-direction Responder without chunk support (V2-RDIR-15);
+ * every other rejection is dropped (V2-ERR-24).
+ */
+static void rr2c_recv_rejected(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
+			       int verdict)
+{
+	r->stats.bad_hdrs++;
+	/*
+	 * Nothing may come between a sequence's messages (E-31), and the
+	 * rest of a rejected one is dropped unread (V2-ERR-23).
+	 */
+	if (r->reasm.active)
+		rr2c_rx_drop(r);
+	rpcrdma2_reasm_abort(&r->reasm, hdr);
+	switch (verdict) {
+	case RDMA2_ERR_INVAL_HTYPE:
+		rr2c_send_error(r, hdr, verdict);
+		break;
+	case RDMA2_ERR_READ_CHUNKS:
+	case RDMA2_ERR_WRITE_CHUNKS:
+	case RDMA2_ERR_SEGMENTS:
+		if (!(hdr->flags & RDMA2_F_RESPONSE))
+			rr2c_send_error(r, hdr, verdict);
+		break;
+	default:
+		break;
+	}
+}
+
+static void rr2c_recv_done(struct rpcrdma2_recv *rv)
+{
+	struct rr2c *r = rv->ep->priv;
+	struct rpcrdma2_hdr hdr;
+	int ret;
+
+	if (rv->status != IB_WC_SUCCESS) {
+		if (rv->status != IB_WC_WR_FLUSH_ERR)
+			trace_rpcrdma2_wc_error(&r->xprt.addr, "recv",
+						rv->status);
+		rr2c_rx_drop(r);
+		if (!r->conn.vers && !completion_done(&r->nego_done)) {
+			r->nego = RPCRDMA2_NEGO_FAIL;
+			r->nego_lost = true;
+			complete(&r->nego_done);
+		}
+		xprt_force_disconnect(&r->xprt);
+		return;
+	}
+	rpcrdma2_ep_recv_sync(rv);
+	r->stats.recvs++;
+	if (!r->conn.vers) {
+		rr2c_negotiate(r, rv->buf, rv->len);
+		goto repost;
+	}
+	ret = rpcrdma2_decode_hdr(rv->buf, rv->len, r->conn.vers,
+				  &rr2c_reply_limits, &hdr);
+	/* V2-RDIR-15: as a Responder the client takes no chunks */
+	if (!ret && rpcrdma2_hdr_has_chunks(&hdr) &&
+	    rr2c_is_reverse_call(&hdr, rv))
+		ret = rpcrdma2_decode_hdr(rv->buf, rv->len, r->conn.vers,
+					  &rr2c_limits, &hdr);
+	trace_rpcrdma2_recv(&r->xprt.addr, rv->len, ret, &hdr);
+	if (!ret && hdr.vers != r->conn.vers)		/* V2-FRAME-24 */
+		ret = RPCRDMA2_DROP;
+	if (!ret)		/* V2-PROP-13: CONNPROP is once per connection */
+		ret = rpcrdma2_nego_settled_check(&r->conn, &hdr);
+	if (ret) {
+		rr2c_recv_rejected(r, &hdr, ret);
+		goto repost;
+	}
+	/* a reverse Call's credit word is not a grant for our Calls */
+	if (hdr.htype != RDMA2_MSG ||
+	    (hdr.vers == RPCRDMA2_VERS_2 ? hdr.flags & RDMA2_F_RESPONSE :
+	     !(r->reasm.active ? r->rx_bc :
+	       rpcrdma2_rpc_is_call((u8 *)rv->buf + hdr.hdrlen,
+				    rv->len - hdr.hdrlen))))
+		rr2c_set_grant(r, rpcrdma2_credit_in(hdr.vers, hdr.credit));
+	if (rpcrdma2_is_credit_grant(&hdr)) {
+		bool ack;
+
+		r->stats.grants++;
+		spin_lock(&r->tx_lock);
+		ack = rpcrdma2_seq_grant(&r->seq);
+		spin_unlock(&r->tx_lock);
+		if (ack)
+			xprt_write_space(&r->xprt);
+		goto repost;
+	}
+	switch (hdr.htype) {
+	case RDMA2_MSG:
+		if (rpcrdma2_hdr_has_chunks(&hdr))
+			rr2c_recv_chunks(r, &hdr, rv);
+		else
+			rr2c_recv_msg(r, &hdr, rv);
+		break;
+	case RDMA2_ERROR:
+		rr2c_recv_error(r, &hdr, rv);
+		break;
+	case RDMA2_NOMSG:
+		/* the codec let through only a NOMSG with chunks (E-07) */
+		if (!rr2c_is_reverse_call(&hdr, rv)) {
+			rr2c_recv_chunks(r, &hdr, rv);
+			break;
+		}
+		fallthrough;
+	default:
+		r->stats.bad_hdrs++;
+		break;
+	}
+repost:
+	rr2c_repost(r, rv);
+}
+
+/* The endpoint is going: its MRs go before the PD. */
+static void rr2c_ep_release(struct rpcrdma2_ep *ep)
+{
+	rr2c_frwr_destroy(ep->priv);
+}
+
+const struct rpcrdma2_ep_ops rr2c_ep_ops = {
+	.recv_done	= rr2c_recv_done,
+	.send_done	= rr2c_send_done,
+	.release	= rr2c_ep_release,
+};
