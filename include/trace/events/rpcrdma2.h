@@ -262,6 +262,8 @@ TRACE_EVENT(rpcrdma2_svc_reply_chunks,
 	    TP_printk("xid=0x%08x %s rdma_written=%u inv_rkey=0x%08x",
 		      __entry->xid, __get_str(format), __entry->written,
 		      __entry->inv_rkey)
+);
+
 /*
  * The client's per-RPC format decision (net/client/marshal.c): Call
  * side none/read/pzrc, Reply side none/write/reply, and the segments.
