@@ -74,12 +74,20 @@ e2e() {
 	"$q" -g 1 -s stock -n chunks-stock chunks || rc=1
 	# rpcrdma2 to rpcrdma2: Version 2, 1 MiB rsize/wsize by continuation
 	"$q" -g 1 -s ours -a expect=2,server.expect=2 -n v2-ours-ours baseline || rc=1
-	# rdmavers=1 on both ends: Version 1, inline only
-	"$q" -g 1 -s ours -a rdmavers=1,expect=1,server.expect=1,big=2 -n v1-ours-ours \
+	# chunks rpcrdma2 to rpcrdma2: Write chunks for READ data on Version 2
+	"$q" -g 1 -s ours -a expect=2,server.expect=2 -n chunks-v2-ours-ours \
+		chunks || rc=1
+	# rdmavers=1 on both ends: Version 1, chunks in both halves
+	"$q" -g 1 -s ours -a rdmavers=1,expect=1,server.expect=1 -n v1-ours-ours \
 		baseline || rc=1
+	"$q" -g 1 -s ours -a rdmavers=1,expect=1,server.expect=1 \
+		-n chunks-v1-ours-ours chunks || rc=1
 	# interop: our client falls back to Version 1 with the stock server
-	"$q" -g 2 -s stock -c ours -a expect=1,big=2 -n interop-stock-ours \
+	# and uses chunks there, at default mount options
+	"$q" -g 2 -s stock -c ours -a expect=1 -n interop-stock-ours \
 		baseline || rc=1
+	"$q" -g 2 -s stock -c ours -a expect=1 -n chunks-stock-ours chunks ||
+		rc=1
 	# interop: the stock client on our server at default mount options:
 	# 1 MiB rsize/wsize by Read, Write and Reply chunks
 	"$q" -g 2 -s ours -c stock -a server.expect=1 \
@@ -91,13 +99,8 @@ e2e() {
 	# rpcrdma2 at both ends, then our client on the stock server
 	"$q" -g 1 -s stock -t 600 acl-swap || rc=1
 	"$q" -g 1 -s ours -t 600 acl-swap || rc=1
-	# Against a Version 1 server our client has no chunks yet (issue 9):
-	# every swap page goes as two 2 KiB inline WRITEs, too slow for the
-	# page-out under a 16 MiB memory cgroup, which the memcg OOM killer
-	# ends.  swapon, swapoff and the ACLs are still checked, on a 16 MiB
-	# swap file: 64 MiB of 2 KiB WRITEs once crashed the stock server's
-	# rxe (list corruption in rxe_receiver, 1 run in 5 under TCG).
-	"$q" -g 2 -s stock -c ours -t 600 -a pressure=0,swapmib=16 acl-swap ||
+	# our client on the stock server: swap pages go by Read chunks
+	"$q" -g 2 -s stock -c ours -t 600 -n acl-swap-stock-ours acl-swap ||
 		rc=1
 	return $rc
 }
