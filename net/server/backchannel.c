@@ -45,6 +45,12 @@ static bool rr2s_bc_allowed(const struct rr2s_conn *c)
 static int rr2b_send_request(struct rpc_rqst *req)
 {
 	struct svc_xprt *sx = req->rq_xprt->bc_xprt;
+	/*
+	 * A reverse Call: the RPC client's new XID in rdma_xid as in the
+	 * RPC header (V2-RDIR-03, BC1-RDIR-10), the connection's version
+	 * (V2-RDIR-04, BC1-RDIR-06), RESPONSE clear (V2-RDIR-05), an
+	 * RDMA_MSG without chunks (BC1-RDIR-08, BC1-RDIR-09).
+	 */
 	struct rpcrdma2_tx tx = {
 		.xid		= be32_to_cpu(req->rq_xid),
 		.payload	= &req->rq_snd_buf,

@@ -382,6 +382,11 @@ void rr2s_recv_done(struct rpcrdma2_recv *rv)
 		rr2s_asm_abort(c, &h);
 		rr2s_send_error(c, &h, ret, ret == RDMA2_ERR_VERS ?
 				RPCRDMA2_VERS_1 : h.reject_arg);
+		/*
+		 * The message itself is discarded, never given to the RPC
+		 * layer: V2-ERR-14 (VERS), V2-ERR-18 (INVAL_HTYPE),
+		 * V2-ERR-27 (BAD_XDR), V2-ERR-34 (READ_CHUNKS).
+		 */
 		goto repost;
 	}
 	if (rpcrdma2_is_credit_grant(&h)) {

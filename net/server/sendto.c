@@ -116,7 +116,11 @@ static int rr2s_send_inv(struct rr2s_conn *c, struct rpcrdma2_tx *tx, u32 inv_rk
 		/* Version 1 without a usable Reply chunk (RFC 8166 4.5.2) */
 		struct rpcrdma2_hdr h = { .xid = tx->xid, .vers = tx->vers };
 
-		/* V2-ERR-45: REPLY_RESOURCE says how much was needed */
+		/*
+		 * V2-ERR-44: neither inline, the Reply chunk nor
+		 * continuation can carry it;
+		 * V2-ERR-45: REPLY_RESOURCE says how much was needed
+		 */
 		need = rpcrdma2_tx_len(tx);
 		if (tx->flags & RDMA2_F_RESPONSE)
 			rr2s_send_error(c, &h, tx->vers == RPCRDMA2_VERS_1 ?
@@ -368,6 +372,7 @@ int rr2s_sendto(struct svc_rqst *rqstp)
 				   rr2s_send_msg(c, &tx);
 	mutex_unlock(&xprt->xpt_mutex);
 	if (ret && ret != -EMSGSIZE) {
+		/* V2-ERR-11: no Reply and no error could be sent */
 		rr2s_close(c);
 		ret = -ENOTCONN;
 	} else {

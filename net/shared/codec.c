@@ -402,7 +402,11 @@ static int decode_v2(struct rr2_rd *r, const struct rpcrdma2_limits *lim,
 				r->pos = r->len;
 			break;
 		}
-		/* v1's MSGP and DONE too (V2-FRAME-13, E-29, XCH-XOP-11) */
+		/*
+		 * v1's MSGP and DONE too (V2-FRAME-13, E-29, XCH-XOP-11):
+		 * a known version with an htype we do not take draws
+		 * INVAL_HTYPE (V2-ERR-17)
+		 */
 		return RDMA2_ERR_INVAL_HTYPE;
 	}
 	hdr->hdrlen = r->pos;

@@ -329,7 +329,13 @@ void rpcrdma2_ep_conn_param(struct rpcrdma2_ep *ep,
 	param->responder_resources = 1;
 	param->initiator_depth = 1;
 	param->retry_count = 6;
-	param->rnr_retry_count = 0;	/* a missing Receive is a bug */
+	/*
+	 * A message with no Receive posted is a peer's bug: with no RNR
+	 * retries the QP fails and the connection drops (BC1-CRED-07, E-22).
+	 * So does one longer than the Receive buffers (BC1-INLINE-03): a
+	 * local length error.
+	 */
+	param->rnr_retry_count = 0;
 	param->flow_control = 1;
 }
 

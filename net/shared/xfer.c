@@ -34,6 +34,7 @@
  */
 u32 rpcrdma2_credit_out(u32 vers, u32 grant)
 {
+	/* never 0, in either direction (BC1-CRED-06) */
 	grant = clamp_t(u32, grant, 1, RDMA2_CREDIT_GRANT_MASK);
 	if (vers == RPCRDMA2_VERS_1)
 		return grant;
