@@ -164,6 +164,13 @@ struct rr2c_req {
 
 	/* a Reply held back until its MRs are invalidated (V2-SEC-08) */
 	int			rp_status;
+	/*
+	 * The error a Reply failed the RPC with, for ->send_request to
+	 * return if the task comes back to transmit: a task that was
+	 * still finishing its transmission when the Reply came overwrites
+	 * tk_status, finds no reply octets and sends again.
+	 */
+	int			rp_error;
 	u32			rp_len;
 	bool			inv_sync;	/* a task waits on inv_done */
 	struct completion	inv_done;

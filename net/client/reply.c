@@ -133,6 +133,8 @@ void rr2c_reply_finish(struct rr2c *r, struct rr2c_req *req)
 	struct rpc_xprt *xprt = &r->xprt;
 	struct rpc_rqst *rq = &req->rq;
 
+	if (req->rp_status)
+		WRITE_ONCE(req->rp_error, req->rp_status);
 	spin_lock(&xprt->queue_lock);
 	if (req->rp_status)
 		rq->rq_task->tk_status = req->rp_status;

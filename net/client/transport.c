@@ -598,6 +598,10 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 	if (ret)
 		return ret;
 	if (!bc_prealloc(req)) {
+		/* a Reply already failed this RPC: do not send it again */
+		ret = xchg(&rr2c_req(req)->rp_error, 0);
+		if (ret)
+			return ret;
 		/* MRs of an earlier transmission here (V2-SEC-09) */
 		rr2c_frwr_unmap_sync(r, rr2c_req(req));
 		chunks = rr2c_send_prepare(r, rr2c_req(req));
@@ -724,6 +728,7 @@ static struct rr2c_req *rr2c_req_get(struct rr2c *r)
 static void rr2c_req_put(struct rr2c *r, struct rr2c_req *req)
 {
 	memset(&req->rq, 0, sizeof(req->rq));
+	req->rp_error = 0;
 	spin_lock(&r->req_lock);
 	list_add(&req->free, &r->req_free);
 	spin_unlock(&r->req_lock);
@@ -749,6 +754,7 @@ static void rr2c_op_alloc_slot(struct rpc_xprt *xprt, struct rpc_task *task)
 
 static void rr2c_op_free_slot(struct rpc_xprt *xprt, struct rpc_rqst *rq)
 {
+	rr2c_req(rq)->rp_error = 0;
 	if (!xprt_wake_up_backlog(xprt, rq))
 		rr2c_req_put(rr2c(xprt), rr2c_req(rq));
 }
