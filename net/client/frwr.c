@@ -154,6 +154,7 @@ static void rr2c_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	sync = req->inv_sync;
 	spin_unlock(&f->lock);
+	/* V2-ERR-10: not invalidated: close before the RPC completes */
 	if (bad)
 		xprt_force_disconnect(&r->xprt);
 	if (sync)

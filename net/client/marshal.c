@@ -58,7 +58,11 @@
 /* Smallest DDP-eligible result given a Write chunk on Version 2. */
 #define RR2C_V2_DDP_MIN		(16 * 1024)
 
-/* V2-SEC-13: nothing is reduced under RPCSEC_GSS integrity or privacy */
+/*
+ * V2-SEC-13: nothing is reduced under RPCSEC_GSS integrity or privacy;
+ * and GSS protocol elements never are, as they are never in a page
+ * list the upper layer marks (V2-SEC-11)
+ */
 static bool rr2c_ddp_allowed(const struct rpc_rqst *rq)
 {
 	const struct rpc_cred *cred = rq->rq_cred;
@@ -105,6 +109,13 @@ enum rr2c_format rr2c_marshal_policy(struct rr2c *r, struct rr2c_req *req)
 	bool ddp = rr2c_ddp_allowed(rq);
 	bool fits = snd->len <= send_room;
 
+	/*
+	 * Only what the upper layer marks is reduced (V2-CHUNK-03): the
+	 * page list of one opaque data item (XDRBUF_READ / XDRBUF_WRITE),
+	 * whose length word stays inline (V2-CHUNK-06), one item per chunk
+	 * (V2-CHUNK-09).  A Write chunk covers the whole page list, the
+	 * most the item can be (V2-CHUNK-18).
+	 */
 	req->call_ck = RR2C_CALL_NONE;
 	req->reply_ck = RR2C_REPLY_NONE;
 	if (r->conn.vers == RPCRDMA2_VERS_2) {

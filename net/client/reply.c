@@ -288,6 +288,11 @@ static void rr2c_recv_msg(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 		rr2c_rx_reset(r);
 }
 
+/*
+ * The Requester ends the RPC with an error rather than re-send it:
+ * after a resource error (V2-ERR-37, V2-ERR-39, V2-ERR-43, V2-ERR-46)
+ * and after SYSTEM (V2-ERR-49).
+ */
 static int rr2c_errno(const struct rpcrdma2_hdr *hdr)
 {
 	switch (hdr->err) {

@@ -221,7 +221,8 @@ static int rr2c_settle(struct rr2c *r)
 	 * V2-FRAME-18, V2-FRAME-19: whatever ended the negotiation other
 	 * than a Version 2 settlement (a fallback, or a first reply that
 	 * made no sense), later connections of this transport offer
-	 * Version 1 at once instead of negotiating in a loop.
+	 * Version 1 at once instead of negotiating in a loop, and so never
+	 * again a version the server refused (V2-ERR-15).
 	 */
 	if (r->nego != RPCRDMA2_NEGO_DONE || r->conn.vers != RPCRDMA2_VERS_2)
 		r->vers_cap = RPCRDMA2_VERS_1;
@@ -562,7 +563,11 @@ static int rr2c_tx_begin(struct rr2c *r, struct rpc_rqst *req)
 		.xid		= be32_to_cpu(req->rq_xid),
 		.credit		= rpcrdma2_credit_out(r->conn.vers,
 						      RR2C_CREDITS),
-		/* V2-FRAME-08: RESPONSE is the msg_type; V2-RDIR-09 */
+		/*
+		 * V2-FRAME-08: RESPONSE is the msg_type; V2-RDIR-09.  A
+		 * reverse Reply has its Call's XID (V2-RDIR-07, BC1-RDIR-12)
+		 * and the connection's version (V2-RDIR-08).
+		 */
 		.flags		= bc_prealloc(req) ? RDMA2_F_RESPONSE : 0,
 		.inline_size	= r->conn.send_inline,
 		.payload	= &req->rq_snd_buf,

@@ -6,7 +6,9 @@
 #
 #   1. module build against Debian's 6.12 headers with W=1 and sparse
 #      (C=1): any compiler or sparse diagnostic fails it
-#   2. checkpatch.pl --strict on every source file
+#   2. checkpatch.pl --strict on every source file; the requirement
+#      coverage page is current and every MUST row has an implementation
+#      citation or a note (coverage.py --check)
 #   3. KUnit under kunit.py (tools/testing/kunit/run.sh), then again on
 #      a lockdep + KASAN kernel (run.sh --debug); a kernel report in
 #      either log (lockdep, WARN_ON, BUG, KASAN) fails it
@@ -108,6 +110,7 @@ e2e() {
 step setup "$RR2_REPO/tools/testing/setup.sh"
 step build build_w1
 step checkpatch "$RR2_REPO/tools/testing/checkpatch.sh"
+step coverage python3 "$RR2_REPO/tools/testing/coverage.py" --check
 step kunit "$RR2_REPO/tools/testing/kunit/run.sh"
 step kunit-debug "$RR2_REPO/tools/testing/kunit/run.sh" --debug
 step fuzz "$RR2_REPO/tools/testing/fuzz/fuzz.sh" replay
