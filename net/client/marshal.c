@@ -119,11 +119,24 @@ enum rr2c_format rr2c_marshal_policy(struct rr2c *r, struct rr2c_req *req)
 	req->call_ck = RR2C_CALL_NONE;
 	req->reply_ck = RR2C_REPLY_NONE;
 	if (r->conn.vers == RPCRDMA2_VERS_2) {
-		if (fits && ddp && (rcv->flags & XDRBUF_READ) &&
-		    rcv->page_len >= RR2C_V2_DDP_MIN &&
-		    rr2c_v2_peer_takes_chunks(r))
+		if (!ddp || !rr2c_v2_peer_takes_chunks(r))
+			return fits ? RR2C_FMT_INLINE : RR2C_FMT_CONT;
+		if (fits && (rcv->flags & XDRBUF_READ) &&
+		    rcv->page_len >= RR2C_V2_DDP_MIN)
 			req->reply_ck = RR2C_REPLY_WRITE;
-		if (req->reply_ck != RR2C_REPLY_NONE)
+		/*
+		 * A large DDP-eligible argument goes in a Read chunk: one
+		 * RDMA Read instead of a Send, a Receive, a copy and a
+		 * header per inline-sized piece and a window round trip per
+		 * RPCRDMA2_SEQ_WINDOW of them.  When the rest of the Call
+		 * does not fit one Send it is continued instead.
+		 */
+		if (!fits && (snd->flags & XDRBUF_WRITE) &&
+		    snd->page_len >= RR2C_V2_DDP_MIN &&
+		    !(snd->head[0].iov_len & 3))	/* V2-CHUNK-13 */
+			req->call_ck = RR2C_CALL_READ;
+		if (req->reply_ck != RR2C_REPLY_NONE ||
+		    req->call_ck != RR2C_CALL_NONE)
 			return RR2C_FMT_CHUNKS;
 		return fits ? RR2C_FMT_INLINE : RR2C_FMT_CONT;
 	}
