@@ -23,17 +23,16 @@
  *   RDMA_NOMSG (V2-SPEC-02).
  *
  *   Version 2.  Message Continuation carries any Call and any Reply,
- *   so chunks are a choice of speed only.  A DDP-eligible result of at
- *   least RR2C_V2_DDP_MIN octets gets a Write chunk: the server places
- *   it straight into the upper layer's pages, where continuation would
- *   cost one Receive, one copy and one header per inline-sized piece,
- *   plus a window acknowledgment round trip every RPCRDMA2_SEQ_WINDOW
- *   messages.  Calls go inline or continued: a Read chunk makes the
- *   server wait for an RDMA Read round trip before it can start the
- *   operation, where continued Sends stream into its posted Receives
- *   (and a Responder may refuse Read chunks altogether).  Chunks stay
- *   within the peer's RSSIZ and RCSIZ (V2-CHUNK-30, V2-CHUNK-31);
- *   when they do not fit, the RPC goes by continuation.
+ *   so chunks are a choice of speed only, made the same way both
+ *   ways: a DDP-eligible data item of at least RR2C_V2_DDP_MIN octets
+ *   goes in a chunk (a Write chunk for a result, a Read chunk for an
+ *   argument), where continuation would cost one Send, one Receive,
+ *   one copy and one header per inline-sized piece, plus a window
+ *   acknowledgment round trip every RPCRDMA2_SEQ_WINDOW messages
+ *   (measured in Documentation/protocol.rst).  Chunks stay within the
+ *   peer's RSSIZ and RCSIZ (V2-CHUNK-30, V2-CHUNK-31); when they do not
+ *   fit, or the rest of the Call does not fit one Send, the RPC goes
+ *   by continuation.
  *
  *   Both.  Under RPCSEC_GSS integrity or privacy no data item is
  *   reduced (V2-SEC-13): the Call goes inline, continued or in Special

@@ -244,6 +244,8 @@ static void rr2r_enc_put(struct rpc_rqst *req, struct xdr_stream *xdr,
 	xdr_stream_encode_u32(xdr, a->seed);
 	xdr_stream_encode_u32(xdr, a->len);
 	xdr_write_pages(xdr, a->pages, 0, a->len);
+	/* DDP-eligible, as NFS WRITE data is (Read chunks) */
+	req->rq_snd_buf.flags |= XDRBUF_WRITE;
 }
 
 static int rr2r_dec_put(struct rpc_rqst *req, struct xdr_stream *xdr,
