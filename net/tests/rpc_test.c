@@ -2026,7 +2026,11 @@ static void rr2r_knobs_reset(void *data)
 	rr2s_knobs_reset();
 }
 
-/* The server's connection for a raw client, found by its address. */
+/*
+ * The server's connection for a raw client, found by its port, which
+ * the rdma_cm port space keeps unique: the address as the two ends see
+ * it did not compare equal over rxe.
+ */
 static struct rr2s_conn *rr2r_svc_conn(struct kunit *test,
 				       struct rpcrdma2_test_conn *raw)
 {
@@ -2039,10 +2043,12 @@ static struct rr2s_conn *rr2r_svc_conn(struct kunit *test,
 	spin_lock_bh(&serv->sv_lock);
 	list_for_each_entry(x, &serv->sv_tempsocks, xpt_list)
 		if (!strcmp(x->xpt_class->xcl_name, "rdma") &&
-		    rpc_cmp_addr_port((struct sockaddr *)&x->xpt_remote, sa))
+		    x->xpt_remote.ss_family == sa->sa_family &&
+		    rpc_get_port((struct sockaddr *)&x->xpt_remote) ==
+		    rpc_get_port(sa))
 			found = rr2s_conn(x);
 	spin_unlock_bh(&serv->sv_lock);
-	KUNIT_ASSERT_NOT_NULL(test, found);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, found, "no connection from %pISpc", sa);
 	return found;
 }
 
