@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * rpcrdma2 module core: parameters, and registration of the two halves.
+ * rpcrdma2 module core: parameters, and registration of the two halves
+ * and of the server's sysctls.
  *
  * The client half registers a sunrpc transport class with ident
  * XPRT_TRANSPORT_RDMA and netids "rdma"/"rdma6"; the server half
@@ -10,12 +11,18 @@
  * other is unregistered again and loading fails with a message that
  * names the conflict.
  *
+ * The server's knobs and counters (net/server/stats.c) go under
+ * /proc/sys/sunrpc/svc_rdma, where the stock module puts them; they are
+ * registered once both halves are, so that a stock module still loaded
+ * is reported as the class conflict, not as a duplicate sysctl.
+ *
  * Called by: the module loader.  Calls: net/client, net/server.
  */
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/kernel.h>
+#include <linux/sysctl.h>
 
 #include <rpcrdma2/wire.h>
 #include "rpcrdma2.h"
@@ -24,6 +31,7 @@
 #include <trace/events/rpcrdma2.h>
 
 static unsigned int rpcrdma2_rdmavers = RPCRDMA2_VERS_2;
+static struct ctl_table_header *rpcrdma2_svc_sysctl_hdr;
 
 static int rpcrdma2_set_rdmavers(const char *val, const struct kernel_param *kp)
 {
@@ -86,6 +94,15 @@ static int __init rpcrdma2_init(void)
 		rpcrdma2_clnt_unregister();
 		goto out_conflict;
 	}
+	rpcrdma2_svc_sysctl_hdr = register_sysctl_sz("sunrpc/svc_rdma",
+						     rpcrdma2_svc_sysctl,
+						     rpcrdma2_svc_sysctl_size);
+	if (!rpcrdma2_svc_sysctl_hdr) {
+		rpcrdma2_svc_unregister();
+		rpcrdma2_clnt_unregister();
+		pr_err("rpcrdma2: cannot register /proc/sys/sunrpc/svc_rdma\n");
+		return -ENOMEM;
+	}
 	pr_info("rpcrdma2: RPC-over-RDMA transport loaded, offering version %u\n",
 		rpcrdma2_max_version(RPCRDMA2_CLIENT));
 	return 0;
@@ -100,6 +117,7 @@ out_conflict:
 
 static void __exit rpcrdma2_exit(void)
 {
+	unregister_sysctl_table(rpcrdma2_svc_sysctl_hdr);
 	rpcrdma2_svc_unregister();
 	rpcrdma2_clnt_unregister();
 }

@@ -41,4 +41,9 @@ void rpcrdma2_clnt_unregister(void);
 int rpcrdma2_svc_register(void);
 void rpcrdma2_svc_unregister(void);
 
+/* net/server/stats.c: /proc/sys/sunrpc/svc_rdma, the module core registers */
+struct ctl_table;
+extern struct ctl_table rpcrdma2_svc_sysctl[];
+extern const size_t rpcrdma2_svc_sysctl_size;
+
 #endif /* RPCRDMA2_H */

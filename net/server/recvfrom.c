@@ -108,6 +108,7 @@ static void rr2s_queue(struct rr2s_conn *c, struct rr2s_msg *m)
 	spin_lock(&c->rq_lock);
 	list_add_tail(&m->list, &c->ready);
 	spin_unlock(&c->rq_lock);
+	rr2s_stat_inc(RR2S_STAT_RECV);
 	rr2s_queue_grant(c);
 	set_bit(XPT_DATA, &xprt->xpt_flags);
 	svc_xprt_enqueue(xprt);
@@ -306,6 +307,7 @@ static bool rr2s_recv_call(struct rr2s_conn *c, struct rpcrdma2_recv *rv,
 	if (rpcrdma2_seq_ack_due(c->reasm.nmsgs, more))
 		rr2s_send_grant(c);
 	if (!more) {
+		rr2s_stat_inc(RR2S_STAT_CONT_RECV);
 		m = c->asm_msg;
 		c->asm_msg = NULL;
 		m->ch = ch;
@@ -340,6 +342,8 @@ static bool rr2s_negotiate(struct rr2s_conn *c, struct rpcrdma2_recv *rv)
 	else if (n == RPCRDMA2_NEGO_FAIL)
 		rr2s_close(c);
 	if (c->conn.vers && n != RPCRDMA2_NEGO_MORE) {
+		rr2s_stat_inc(c->conn.vers == RPCRDMA2_VERS_1 ?
+			      RR2S_STAT_CONNS_V1 : RR2S_STAT_CONNS_V2);
 		trace_rpcrdma2_svc_settled(&c->b.xprt.xpt_remote,
 					   c->conn.vers, c->conn.send_inline,
 					   c->conn.recv_inline);
@@ -556,6 +560,7 @@ static int rr2s_pull_call(struct rr2s_conn *c, struct svc_rqst *rqstp,
 			out += pad;
 		}
 		c->read_chunks++;
+		rr2s_stat_inc(RR2S_STAT_READ_CHUNKS);
 	}
 	rr2s_copy_in(rqstp->rq_pages, out, m, in, m->len - in);
 	out += m->len - in;

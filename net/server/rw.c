@@ -293,6 +293,9 @@ static int rr2s_rw_run(struct rr2s_conn *c, struct rr2s_rw_batch **bp,
 		rr2s_rw_release(c, b, dir);
 		return -ENOTCONN;
 	}
+	/* rdma_stat_read/_write count contexts, one per segment piece */
+	rr2s_stat_add(dir == DMA_FROM_DEVICE ? RR2S_STAT_READ : RR2S_STAT_WRITE,
+		      b->n);
 	wait_for_completion(&b->done);
 	trace_rpcrdma2_svc_rw(&c->b.xprt.xpt_remote, dir, b->n, b->nwrs,
 			      b->status);
@@ -411,7 +414,10 @@ int rr2s_rw_segs(struct rr2s_conn *c, const struct rr2s_rw_dir *d,
 		rr2s_rw_release(c, b, d->dir);	/* never posted */
 	mutex_unlock(&c->rw_mutex);
 	kfree(b);
-	if (!ret)
+	if (!ret) {
 		c->rdma_octets += moved;
+		rr2s_stat_add(d->dir == DMA_FROM_DEVICE ? RR2S_STAT_READ_BYTES :
+			      RR2S_STAT_WRITE_BYTES, moved);
+	}
 	return ret;
 }

@@ -83,14 +83,16 @@ static int rr2s_post_msg(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
 	spin_unlock(&c->tx_lock);
 	do {
 		sd = NULL;
-		if (!wait_event_timeout(c->send_wait,
-					rr2s_may_send(c, &sd, tx->msgno + 1),
-					RR2S_SEND_TIMEOUT) ||
-		    !sd) {
-			if (sd)
-				rpcrdma2_pool_put(&c->pool, sd);
-			return -ENOTCONN;
+		if (!rr2s_may_send(c, &sd, tx->msgno + 1)) {
+			/* no Send buffer or window room: wait for one */
+			rr2s_stat_inc(RR2S_STAT_SQ_STARVE);
+			wait_event_timeout(c->send_wait,
+					   rr2s_may_send(c, &sd,
+							 tx->msgno + 1),
+					   RR2S_SEND_TIMEOUT);
 		}
+		if (!sd)	/* timed out, or the connection is dead */
+			return -ENOTCONN;
 		more = rpcrdma2_tx_next(tx, sd->buf, &len);
 		ret = more < 0 ? more :
 			rpcrdma2_ep_post_send(sd, len, more ? 0 : inv_rkey);
@@ -129,6 +131,8 @@ static int rr2s_send_inv(struct rr2s_conn *c, struct rpcrdma2_tx *tx, u32 inv_rk
 		return -EMSGSIZE;
 	}
 	ret = rr2s_post_msg(c, tx, nmsgs, inv_rkey);
+	if (!ret && nmsgs > 1)
+		rr2s_stat_inc(RR2S_STAT_CONT_SENT);
 	if (!ret)
 		trace_rpcrdma2_svc_reply(tx->xid, tx->vers, nmsgs,
 					 tx->payload->len);
@@ -288,6 +292,7 @@ static int rr2s_reply_chunks(struct rr2s_conn *c, struct rr2s_rctx *x,
 			if (ret)
 				return ret;
 			c->write_chunks++;
+			rr2s_stat_inc(RR2S_STAT_WRITE_CHUNKS);
 			written += n;
 		}
 		rr2s_echo_lengths(&ch->segs[w->first], w->nsegs, n);
@@ -332,6 +337,7 @@ static int rr2s_reply_chunks(struct rr2s_conn *c, struct rr2s_rctx *x,
 		rr2s_echo_lengths(&ch->segs[ch->reply.first], ch->reply.nsegs,
 				  len);
 		c->reply_chunks++;
+		rr2s_stat_inc(RR2S_STAT_REPLY_CHUNKS);
 		written += len;
 		format = "reply-chunk";
 	}
@@ -340,8 +346,10 @@ static int rr2s_reply_chunks(struct rr2s_conn *c, struct rr2s_rctx *x,
 	i = rr2s_inv_rkey(c, ch);
 	ret = rr2s_send_inv(c, tx, i);
 	if (!ret) {
-		if (i)
+		if (i) {
 			c->inv_sends++;
+			rr2s_stat_inc(RR2S_STAT_SEND_INV);
+		}
 		trace_rpcrdma2_svc_reply_chunks(tx->xid, format, written, i);
 	}
 	return ret;

@@ -11,18 +11,38 @@
  *                  continued Replies, Send With Invalidate
  *   rw.c           RDMA Read and Write through the kernel's rdma_rw API
  *   backchannel.c  reverse-direction RPC (NFSv4.1+ callbacks)
+ *   stats.c        the sysctl knobs and the counters
  */
 #ifndef RPCRDMA2_SERVER_H
 #define RPCRDMA2_SERVER_H
 
+#include <linux/percpu.h>
 #include <linux/sunrpc/svc_xprt.h>
 #include <rdma/rw.h>
 
 #include "shared/cont.h"
 #include "shared/xfer.h"
 
+/*
+ * Credits: a connection starts with at most RR2S_CREDITS_INIT and is
+ * raised to its max_requests (stats.c; default RR2S_CREDITS, range
+ * RR2S_CREDITS_MIN to RR2S_CREDITS_MAX as the stock module's, further
+ * capped by the device's queue sizes).
+ */
 #define RR2S_CREDITS_INIT	32
 #define RR2S_CREDITS		64
+#define RR2S_CREDITS_MIN	4
+#define RR2S_CREDITS_MAX	16384
+
+/* max_req_size: octets per posted Receive, as the stock module allows */
+#define RR2S_RECV_SIZE_MIN	4096
+#define RR2S_RECV_SIZE_MAX	65536
+
+/* max_outbound_read_requests: RDMA Reads in flight (ORD) */
+#define RR2S_ORD_DEFAULT	16
+#define RR2S_ORD_MIN		1
+#define RR2S_ORD_MAX		255
+
 #define RR2S_BACKLOG		64
 #define RR2S_SEND_TIMEOUT	(30 * HZ)
 
@@ -141,6 +161,7 @@ struct rr2s_conn {
 	struct work_struct	grant_work;
 
 	u64			bc_calls;	/* reverse Calls sent */
+	u32			max_grant;	/* max_requests, at accept */
 
 	/* RDMA Read and Write batches, one at a time (rw.c) */
 	struct mutex		rw_mutex;
@@ -203,6 +224,62 @@ int rr2s_rw_segs(struct rr2s_conn *c, const struct rr2s_rw_dir *d,
 		 u32 local_off, const struct rpcrdma2_segment *segs,
 		 u32 nsegs, u32 len);
 void rr2s_rw_drained(struct rr2s_conn *c);
+
+/* stats.c: counters, global and per CPU (see there) */
+enum rr2s_stat {
+	RR2S_STAT_NONE,			/* always 0 */
+	RR2S_STAT_READ,			/* rdma_stat_read */
+	RR2S_STAT_RECV,			/* rdma_stat_recv */
+	RR2S_STAT_WRITE,		/* rdma_stat_write */
+	RR2S_STAT_SQ_STARVE,		/* rdma_stat_sq_starve */
+	RR2S_STAT_CONNS_V1,
+	RR2S_STAT_CONNS_V2,
+	RR2S_STAT_CONT_RECV,
+	RR2S_STAT_CONT_SENT,
+	RR2S_STAT_GRANTS,
+	RR2S_STAT_READ_CHUNKS,
+	RR2S_STAT_WRITE_CHUNKS,
+	RR2S_STAT_REPLY_CHUNKS,
+	RR2S_STAT_READ_BYTES,
+	RR2S_STAT_WRITE_BYTES,
+	RR2S_STAT_SEND_INV,
+	RR2S_STAT_ERR_VERS,
+	RR2S_STAT_ERR_BAD_XDR,
+	RR2S_STAT_ERR_BAD_PROPVAL,
+	RR2S_STAT_ERR_INVAL_HTYPE,
+	RR2S_STAT_ERR_INVAL_CONT,
+	RR2S_STAT_ERR_READ_CHUNKS,
+	RR2S_STAT_ERR_WRITE_CHUNKS,
+	RR2S_STAT_ERR_SEGMENTS,
+	RR2S_STAT_ERR_WRITE_RESOURCE,
+	RR2S_STAT_ERR_REPLY_RESOURCE,
+	RR2S_STAT_ERR_SYSTEM,
+	RR2S_NR_STATS
+};
+
+struct rr2s_stats {
+	unsigned long	v[RR2S_NR_STATS];
+};
+
+DECLARE_PER_CPU(struct rr2s_stats, rr2s_stats);
+
+static inline void rr2s_stat_add(enum rr2s_stat stat, unsigned long n)
+{
+	this_cpu_add(rr2s_stats.v[stat], n);
+}
+
+static inline void rr2s_stat_inc(enum rr2s_stat stat)
+{
+	this_cpu_inc(rr2s_stats.v[stat]);
+}
+
+void rr2s_stat_error(u32 verdict);
+u32 rr2s_knob_max_requests(void);
+u32 rr2s_knob_recv_size(void);
+u32 rr2s_knob_ord(void);
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+void rr2s_knobs_reset(void);
+#endif
 
 /* backchannel.c */
 int rr2s_bc_register(void);

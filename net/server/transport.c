@@ -17,15 +17,24 @@
  * ->xpo_recvfrom and Read chunks) is recvfrom.c; Replies, Write and
  * Reply chunks and Send With Invalidate are sendto.c; RDMA Read and
  * Write go through rw.c.  For the accept, the server takes as many
- * RDMA Reads in flight as the client offered and the device allows
- * (its ORD), and advertises R in the RFC 8797 record when the device
- * can Send With Invalidate.
+ * RDMA Reads in flight as the client offered, the device allows and
+ * max_outbound_read_requests says (its ORD), and advertises R in the
+ * RFC 8797 record when the device can Send With Invalidate.
  *
- * Credits: the server grants RR2S_CREDITS_INIT at first.  When a
- * client has every granted credit in use, a work item raises the grant
- * to RR2S_CREDITS with a credit-grant-only message (RDMA2_NOMSG, xid 0,
- * V2-CRED-05/-08), posted under xpt_mutex so that no Reply overtakes
- * it.  Every message carries the current grant.
+ * Credits: each connection takes the max_requests knob (stats.c) when
+ * it is accepted, capped so that its Receives and completions fit the
+ * device, and sizes its Receive Queue by it: one Receive per credit,
+ * plus the credit-grant-only one (V2-CRED-07), the continuation window
+ * and the backchannel's.  The server grants RR2S_CREDITS_INIT (or
+ * max_requests if smaller) at first.  When a client has every granted
+ * credit in use, a work item raises the grant to max_requests with a
+ * credit-grant-only message (RDMA2_NOMSG, xid 0, V2-CRED-05, V2-CRED-08),
+ * posted under xpt_mutex so that no Reply overtakes it.  Every message
+ * carries the current grant.  The Send Queue does not grow with the
+ * credits: Replies wait for a Send buffer (rdma_stat_sq_starve).
+ *
+ * The Receive buffer size (max_req_size) and the RDMA Reads in flight
+ * (max_outbound_read_requests) are also read once, at accept.
  *
  * Called by: net/sunrpc (svc_xprt_create and the svc_xprt_ops), the
  * module core.
@@ -91,6 +100,7 @@ void rr2s_send_grant(struct rr2s_conn *c)
 	u32 len = rpcrdma2_encode_credit_grant(msg, sizeof(msg),
 					       rr2s_credit(c));
 
+	rr2s_stat_inc(RR2S_STAT_GRANTS);
 	rr2s_send_ctrl(c, msg, len);
 }
 
@@ -113,6 +123,7 @@ void rr2s_send_error_args(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 	if (vers == RPCRDMA2_VERS_1 && err != RDMA2_ERR_VERS)
 		err = rpcrdma2_v1_errcode(verdict);
 	trace_rpcrdma2_svc_error(h->xid, vers, err);
+	rr2s_stat_error(verdict);
 	rr2s_send_ctrl(c, msg, rpcrdma2_encode_error(msg, sizeof(msg), vers,
 						     h->xid, h->vers,
 						     rr2s_credit(c), err, arg0,
@@ -139,10 +150,10 @@ static void rr2s_grant_worker(struct work_struct *work)
 	 * mistake it for a window acknowledgment.
 	 */
 	mutex_lock(&xprt->xpt_mutex);
-	if (!svc_xprt_is_dead(xprt) && old < RR2S_CREDITS &&
+	if (!svc_xprt_is_dead(xprt) && old < c->max_grant &&
 	    atomic_read(&c->outstanding) >= old) {
-		WRITE_ONCE(c->grant, RR2S_CREDITS);
-		trace_rpcrdma2_svc_grant(old, RR2S_CREDITS);
+		WRITE_ONCE(c->grant, c->max_grant);
+		trace_rpcrdma2_svc_grant(old, c->max_grant);
 		/*
 		 * V2-FRAME-24: a Version 1 connection carries no Version 2
 		 * message; there the next Reply's credit field says it.
@@ -163,7 +174,7 @@ void rr2s_queue_grant(struct rr2s_conn *c)
 	struct svc_xprt *xprt = &c->b.xprt;
 
 	if (atomic_inc_return(&c->outstanding) >= READ_ONCE(c->grant) &&
-	    READ_ONCE(c->grant) < RR2S_CREDITS) {
+	    READ_ONCE(c->grant) < c->max_grant) {
 		svc_xprt_get(xprt);
 		if (!queue_work(rr2s_wq, &c->grant_work))
 			svc_xprt_put(xprt);
@@ -206,13 +217,32 @@ static void rr2s_conn_free(struct rr2s_conn *c)
 	kfree(c);
 }
 
+/*
+ * The credits a connection can have on @dev: its Receives (one per
+ * credit and the extra ones) must fit the Receive Queue, and with the
+ * Send Queue's completions the CQ (see rpcrdma2_ep_create()).
+ */
+static u32 rr2s_credits_for(const struct ib_device *dev,
+			    const struct rpcrdma2_ep_attr *attr, u32 want)
+{
+	long extra = RR2S_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
+	long nsend = attr->nr_send + attr->nr_send_extra + 1;
+	long room;
+
+	room = min_t(long, (long)dev->attrs.max_qp_wr - 1,
+		     (long)dev->attrs.max_cqe - nsend - 1 - attr->nr_rw_ctxs);
+	room -= extra;
+	if (room < RR2S_CREDITS_MIN)
+		return want;		/* rpcrdma2_ep_create() refuses */
+	return min_t(u32, want, room);
+}
+
 static int rr2s_conn_setup(struct rr2s_conn *c)
 {
 	struct ib_device *dev = c->b.id->device;
 	struct rpcrdma2_ep_attr attr = {
-		.nr_recv	= RR2S_CREDITS + RR2S_BC_SLOTS +
-				  RPCRDMA2_RECV_EXTRA,
-		.recv_size	= RPCRDMA2_V2_DEF_INLINE,
+		/* max_req_size: read once, for the life of the connection */
+		.recv_size	= rr2s_knob_recv_size(),
 		.nr_send	= RPCRDMA2_CTRL_SENDS + 2 * RPCRDMA2_SEQ_WINDOW,
 		.send_size	= RPCRDMA2_V2_DEF_INLINE,
 		/* rw.c: one batch of RDMA Reads or Writes at a time */
@@ -225,6 +255,9 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	u32 i;
 	int ret;
 
+	/* V2-CRED-01: one Receive per credit, plus V2-CRED-07's */
+	c->max_grant = rr2s_credits_for(dev, &attr, rr2s_knob_max_requests());
+	attr.nr_recv = c->max_grant + RR2S_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
 	c->slots = kcalloc(attr.nr_recv, sizeof(*c->slots), GFP_KERNEL);
 	if (!c->slots)
 		return -ENOMEM;
@@ -241,7 +274,7 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	c->local.recv_size = attr.recv_size;
 	c->local.brs = RDMA2_RVRSDIR_SIMPLE;	/* reverse Replies inline */
 	rpcrdma2_local_segments(&c->local, c->b.id->device, &rr2s_limits);
-	c->grant = RR2S_CREDITS_INIT;
+	c->grant = min_t(u32, RR2S_CREDITS_INIT, c->max_grant);
 	c->local.credits = rpcrdma2_credit_out(RPCRDMA2_VERS_2, c->grant);
 	rpcrdma2_conn_init(&c->conn, &c->peer_pdata);
 	c->asm_max = min_t(u32, RPCRDMA2_MAX_CONT_MSG,
@@ -257,9 +290,13 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	c->snd_w_inv = dev->attrs.device_cap_flags &
 		       IB_DEVICE_MEM_MGT_EXTENSIONS;
 	rpcrdma2_ep_conn_param(&c->ep, &param, pdata, c->snd_w_inv);
-	/* RDMA Reads in flight: what the client takes, what we can issue */
-	param.initiator_depth = min_t(u32, c->ord,
-				      dev->attrs.max_qp_init_rd_atom);
+	/*
+	 * RDMA Reads in flight (V2-CRED-06): what the client takes, what
+	 * we can issue, and no more than max_outbound_read_requests
+	 */
+	c->ord = min3(c->ord, (u32)dev->attrs.max_qp_init_rd_atom,
+		      rr2s_knob_ord());
+	param.initiator_depth = c->ord;
 	param.responder_resources = 0;	/* the client never reads from us */
 	return rdma_accept(c->b.id, &param);
 }

@@ -34,6 +34,7 @@
 #include <linux/sunrpc/svc_xprt.h>
 #include <linux/sunrpc/svcsock.h>
 #include <linux/sunrpc/xprtrdma.h>
+#include <linux/sysctl.h>
 #include <linux/unaligned.h>
 
 #include "rpcrdma2.h"
@@ -1979,6 +1980,240 @@ static void rr2r_backchannel_brs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bc->status, 0);
 }
 
+/* ---- knobs and counters (/proc/sys/sunrpc/svc_rdma) ---- */
+
+static struct ctl_table *rr2r_sysctl(struct kunit *test, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < rpcrdma2_svc_sysctl_size; i++)
+		if (!strcmp(rpcrdma2_svc_sysctl[i].procname, name))
+			return &rpcrdma2_svc_sysctl[i];
+	KUNIT_FAIL(test, "no sysctl %s", name);
+	return NULL;
+}
+
+/* Write @val to a sysctl as "echo val > /proc/sys/..." would. */
+static int rr2r_sysctl_write(struct kunit *test, const char *name,
+			     const char *val)
+{
+	struct ctl_table *t = rr2r_sysctl(test, name);
+	char buf[32];
+	size_t len;
+	loff_t pos = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	len = strscpy(buf, val, sizeof(buf));
+	return t->proc_handler(t, 1, buf, &len, &pos);
+}
+
+static unsigned long rr2r_sysctl_read(struct kunit *test, const char *name)
+{
+	struct ctl_table *t = rr2r_sysctl(test, name);
+	char buf[32] = { };
+	size_t len = sizeof(buf) - 1;
+	unsigned long val;
+	loff_t pos = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_EQ(test, 0, t->proc_handler(t, 0, buf, &len, &pos));
+	buf[len] = '\0';
+	KUNIT_ASSERT_EQ_MSG(test, 0, kstrtoul(strim(buf), 10, &val),
+			    "%s reads \"%s\"", name, buf);
+	return val;
+}
+
+static void rr2r_knobs_reset(void *data)
+{
+	rr2s_knobs_reset();
+}
+
+/*
+ * The server's connection for a raw client, found by its port, which
+ * the rdma_cm port space keeps unique: the address as the two ends see
+ * it did not compare equal over rxe.
+ */
+static struct rr2s_conn *rr2r_svc_conn(struct kunit *test,
+				       struct rpcrdma2_test_conn *raw)
+{
+	struct sockaddr *sa = (struct sockaddr *)
+			      &raw->client.id->route.addr.src_addr;
+	struct svc_serv *serv = rr2r_svc.serv;
+	struct rr2s_conn *found = NULL;
+	struct svc_xprt *x;
+
+	spin_lock_bh(&serv->sv_lock);
+	list_for_each_entry(x, &serv->sv_tempsocks, xpt_list)
+		if (!strcmp(x->xpt_class->xcl_name, "rdma") &&
+		    x->xpt_remote.ss_family == sa->sa_family &&
+		    rpc_get_port((struct sockaddr *)&x->xpt_remote) ==
+		    rpc_get_port(sa))
+			found = rr2s_conn(x);
+	spin_unlock_bh(&serv->sv_lock);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, found, "no connection from %pISpc", sa);
+	return found;
+}
+
+/* A NULL Call from @raw (Version 2, settled); its Reply's grant. */
+static u32 rr2r_null_grant(struct kunit *test,
+			   struct rpcrdma2_test_conn *raw, u32 xid)
+{
+	struct rpcrdma2_hdr h;
+	u8 msg[128];
+	u32 n;
+
+	n = rr2r_msg2(msg, xid, 0);
+	n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_NULL);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_MSG);
+	KUNIT_EXPECT_EQ(test, h.xid, xid);
+	return rpcrdma2_credit_in(RPCRDMA2_VERS_2, h.credit);
+}
+
+/*
+ * max_requests and max_req_size: out-of-range writes are refused and
+ * change nothing; a change applies to the next connection, whose
+ * CONNPROP grant (V2-CRED-02), Receive count (V2-CRED-07), RBSIZ
+ * (V2-INLINE-07) and RFC 8797 Receive size (CMP-CMPD-02) follow it,
+ * while a connection made before keeps what it had (CMP-CMPD-04).
+ */
+static void rr2r_svc_knobs_apply_to_new_connections(struct kunit *test)
+{
+	static const char * const refused[][2] = {
+		{ "max_requests", "3" },
+		{ "max_requests", "16385" },
+		{ "max_requests", "-1" },
+		{ "max_req_size", "4095" },
+		{ "max_req_size", "65537" },
+		{ "max_outbound_read_requests", "0" },
+		{ "max_outbound_read_requests", "256" },
+	};
+	struct rpcrdma2_test_conn *old, *raw;
+	struct rr2s_conn *c;
+	struct rpcrdma2_hdr h;
+	u32 i;
+
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, rr2r_knobs_reset, NULL));
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "max_requests"),
+			RR2S_CREDITS);
+	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "max_req_size"), 4096);
+	KUNIT_EXPECT_EQ(test,
+			rr2r_sysctl_read(test, "max_outbound_read_requests"),
+			RR2S_ORD_DEFAULT);
+
+	old = rr2r_raw(test);
+	rr2r_raw_settle_v2(test, old, RDMA2_RVRSDIR_SIMPLE, &h);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_credit_in(RPCRDMA2_VERS_2, h.credit),
+			RR2S_CREDITS_INIT);
+	KUNIT_EXPECT_EQ(test, old->client.peer_pdata.recv_size, 4096);
+
+	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test, "max_requests", "16"));
+	KUNIT_EXPECT_EQ(test, 0,
+			rr2r_sysctl_write(test, "max_req_size", "8192"));
+	KUNIT_EXPECT_EQ(test, 0,
+			rr2r_sysctl_write(test, "max_outbound_read_requests",
+					  "1"));
+	for (i = 0; i < ARRAY_SIZE(refused); i++)
+		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+				    rr2r_sysctl_write(test, refused[i][0],
+						      refused[i][1]),
+				    "%s=%s", refused[i][0], refused[i][1]);
+	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "max_requests"), 16);
+	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "max_req_size"), 8192);
+	KUNIT_EXPECT_EQ(test,
+			rr2r_sysctl_read(test, "max_outbound_read_requests"),
+			1);
+	/* counters are read-only */
+	KUNIT_EXPECT_NE(test, 0, rr2r_sysctl_write(test, "rdma_stat_recv",
+						   "0"));
+
+	/* the connection made before keeps its grant */
+	KUNIT_EXPECT_EQ(test, rr2r_null_grant(test, old, 0xd1),
+			RR2S_CREDITS_INIT);
+	c = rr2r_svc_conn(test, old);
+	KUNIT_EXPECT_EQ(test, c->max_grant, RR2S_CREDITS);
+	KUNIT_EXPECT_EQ(test, c->ep.attr.recv_size, 4096);
+
+	raw = rr2r_raw(test);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_credit_in(RPCRDMA2_VERS_2, h.credit),
+			16);
+	KUNIT_EXPECT_EQ(test, h.props.rbsiz, 8192);
+	KUNIT_EXPECT_TRUE(test, raw->client.peer_pdata_found);
+	KUNIT_EXPECT_EQ(test, raw->client.peer_pdata.recv_size, 8192);
+	KUNIT_EXPECT_EQ(test, rr2r_null_grant(test, raw, 0xd2), 16);
+	c = rr2r_svc_conn(test, raw);
+	KUNIT_EXPECT_EQ(test, c->max_grant, 16);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(c->grant), 16);
+	KUNIT_EXPECT_EQ(test, c->ep.attr.nr_recv,
+			16 + RR2S_BC_SLOTS + RPCRDMA2_RECV_EXTRA);
+	KUNIT_EXPECT_EQ(test, c->ep.attr.recv_size, 8192);
+	KUNIT_EXPECT_LE(test, c->ord, 1);
+}
+
+static const char * const rr2r_counters[] = {
+	"rdma_stat_read", "rdma_stat_recv", "rdma_stat_write",
+	"rpcrdma2_read_chunks", "rpcrdma2_write_chunks",
+	"rpcrdma2_rdma_read_bytes", "rpcrdma2_rdma_write_bytes",
+	"rpcrdma2_send_inv", "rpcrdma2_conns_v1", "rpcrdma2_conns_v2",
+	"rpcrdma2_err_bad_xdr", "rdma_stat_rq_poll",
+};
+
+enum {
+	RR2R_C_READ, RR2R_C_RECV, RR2R_C_WRITE, RR2R_C_READ_CHUNKS,
+	RR2R_C_WRITE_CHUNKS, RR2R_C_READ_BYTES, RR2R_C_WRITE_BYTES,
+	RR2R_C_SEND_INV, RR2R_C_V1, RR2R_C_V2, RR2R_C_BAD_XDR,
+	RR2R_C_RQ_POLL, RR2R_NR_C
+};
+
+static void rr2r_counters_read(struct kunit *test, unsigned long *v)
+{
+	u32 i;
+
+	for (i = 0; i < RR2R_NR_C; i++)
+		v[i] = rr2r_sysctl_read(test, rr2r_counters[i]);
+}
+
+/*
+ * The counters move with the traffic that is theirs: the Write chunk
+ * Call (V2-CHUNK-19) counts one Write chunk, its RDMA Write and its
+ * octets and a Send With Invalidate (V2-RINV-04); the Read chunk Calls
+ * (V2-CHUNK-14, V2-SPEC-01) count four Read chunks and five segments
+ * pulled; the XID mismatches count BAD_XDR once per version (V2-ERR-26).
+ * The stock counters without an rpcrdma2 event stay 0.
+ */
+static void rr2r_svc_counters_move(struct kunit *test)
+{
+	unsigned long a[RR2R_NR_C], b[RR2R_NR_C];
+
+	rr2r_counters_read(test, a);
+	rr2r_svc_write_chunk(test, RPCRDMA2_VERS_2);
+	rr2r_svc_read_chunks(test, RPCRDMA2_VERS_2);
+	rr2r_svc_xid_mismatch_bad_xdr(test);
+	rr2r_counters_read(test, b);
+
+	KUNIT_EXPECT_EQ(test, b[RR2R_C_WRITE_CHUNKS] - a[RR2R_C_WRITE_CHUNKS],
+			1);
+	KUNIT_EXPECT_GE(test, b[RR2R_C_WRITE] - a[RR2R_C_WRITE], 1);
+	KUNIT_EXPECT_EQ(test, b[RR2R_C_WRITE_BYTES] - a[RR2R_C_WRITE_BYTES],
+			50001);
+	KUNIT_EXPECT_GE(test, b[RR2R_C_SEND_INV] - a[RR2R_C_SEND_INV], 1);
+	KUNIT_EXPECT_EQ(test, b[RR2R_C_READ_CHUNKS] - a[RR2R_C_READ_CHUNKS],
+			4);
+	KUNIT_EXPECT_GE(test, b[RR2R_C_READ] - a[RR2R_C_READ], 5);
+	KUNIT_EXPECT_EQ(test, b[RR2R_C_READ_BYTES] - a[RR2R_C_READ_BYTES],
+			10001 + 48 + round_up(3001, 4) + 1001 + 500);
+	/* five Calls answered, one more rejected before it was queued */
+	KUNIT_EXPECT_GE(test, b[RR2R_C_RECV] - a[RR2R_C_RECV], 4);
+	KUNIT_EXPECT_GE(test, b[RR2R_C_V2] - a[RR2R_C_V2], 3);
+	KUNIT_EXPECT_GE(test, b[RR2R_C_V1] - a[RR2R_C_V1], 1);
+	KUNIT_EXPECT_EQ(test, b[RR2R_C_BAD_XDR] - a[RR2R_C_BAD_XDR], 2);
+	KUNIT_EXPECT_EQ(test, b[RR2R_C_RQ_POLL], 0);
+}
+
 /* ---- suite setup: environments, service, listeners ---- */
 
 static int rr2r_suite_init(struct kunit_suite *suite)
@@ -2062,6 +2297,9 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_reply_chunk_v2, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_hostile_chunks, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_backchannel_brs, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_knobs_apply_to_new_connections,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_counters_move, rr2r_link_gen_params),
 	{}
 };
 
