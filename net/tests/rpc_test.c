@@ -54,6 +54,9 @@ enum { RR2R_NULL, RR2R_PUT, RR2R_GET, RR2R_HOLD, RR2R_NPROCS };
 
 /* client-only: GET into pages the transport must allocate */
 #define RR2R_GET_SPARSE	RR2R_NPROCS
+/* client-only: PUT whose data is not DDP-eligible (always continued) */
+#define RR2R_PUT_CONT	(RR2R_NPROCS + 1)
+#define RR2R_CLNT_NPROCS (RR2R_NPROCS + 2)
 
 /* ---- the service ---- */
 
@@ -249,6 +252,17 @@ static void rr2r_enc_put(struct rpc_rqst *req, struct xdr_stream *xdr,
 	req->rq_snd_buf.flags |= XDRBUF_WRITE;
 }
 
+/* The same, not DDP-eligible: Version 2 continues it. */
+static void rr2r_enc_put_cont(struct rpc_rqst *req, struct xdr_stream *xdr,
+			      const void *data)
+{
+	const struct rr2r_args *a = data;
+
+	xdr_stream_encode_u32(xdr, a->seed);
+	xdr_stream_encode_u32(xdr, a->len);
+	xdr_write_pages(xdr, a->pages, 0, a->len);
+}
+
 static int rr2r_dec_put(struct rpc_rqst *req, struct xdr_stream *xdr,
 			void *data)
 {
@@ -296,7 +310,7 @@ static int rr2r_dec_get(struct rpc_rqst *req, struct xdr_stream *xdr,
 	return 0;
 }
 
-static const struct rpc_procinfo rr2r_clnt_procs[RR2R_NPROCS + 1] = {
+static const struct rpc_procinfo rr2r_clnt_procs[RR2R_CLNT_NPROCS] = {
 	[RR2R_NULL] = {
 		.p_proc		= RR2R_NULL,
 		.p_encode	= rr2r_enc_void,
@@ -338,13 +352,22 @@ static const struct rpc_procinfo rr2r_clnt_procs[RR2R_NPROCS + 1] = {
 		.p_statidx	= RR2R_GET_SPARSE,
 		.p_name		= "GET_SPARSE",
 	},
+	[RR2R_PUT_CONT] = {
+		.p_proc		= RR2R_PUT,
+		.p_encode	= rr2r_enc_put_cont,
+		.p_decode	= rr2r_dec_put,
+		.p_arglen	= 2,
+		.p_replen	= 2,
+		.p_statidx	= RR2R_PUT_CONT,
+		.p_name		= "PUT_CONT",
+	},
 };
 
-static unsigned int rr2r_clnt_counts[RR2R_NPROCS + 1];
+static unsigned int rr2r_clnt_counts[RR2R_CLNT_NPROCS];
 
 static const struct rpc_version rr2r_clnt_version = {
 	.number		= RR2R_VERS,
-	.nrprocs	= RR2R_NPROCS + 1,
+	.nrprocs	= RR2R_CLNT_NPROCS,
 	.procs		= rr2r_clnt_procs,
 	.counts		= rr2r_clnt_counts,
 };
@@ -949,7 +972,7 @@ static void rr2r_abandon(struct kunit *test, u32 stall_before)
 	struct rr2r_args args = { .seed = 5, .len = 200000 };
 	struct rr2r_res res = { };
 	struct rpc_message msg = {
-		.rpc_proc	= &rr2r_clnt_procs[RR2R_PUT],
+		.rpc_proc	= &rr2r_clnt_procs[RR2R_PUT_CONT],
 		.rpc_argp	= &args,
 		.rpc_resp	= &res,
 	};
