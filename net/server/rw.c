@@ -158,18 +158,13 @@ static int sgb_add_reduced(struct rr2s_sgb *sb, const struct rr2s_rw_dir *d,
 			   u32 off, u32 len)
 {
 	while (len) {
-		u32 orig = off, end = d->xb->len, i, n;
+		u32 orig, run, n;
 
-		for (i = 0; i < d->nholes; i++) {
-			if (orig < d->holes[i].off) {
-				end = d->holes[i].off;
-				break;
-			}
-			orig += d->holes[i].len;
-		}
-		if (orig >= end)
+		orig = rpcrdma2_holes_map(d->holes, d->nholes, d->xb->len, off,
+					  &run);
+		if (!run)
 			return -EIO;
-		n = min(len, end - orig);
+		n = min(len, run);
 		if (sgb_add_xdr(sb, d->xb, orig, n))
 			return -EIO;
 		off += n;

@@ -277,6 +277,32 @@ u32 rpcrdma2_tx_nmsgs(const struct rpcrdma2_tx *tx)
 	return rpcrdma2_cont_sends(len, tx->inline_size, hlen);
 }
 
+/**
+ * rpcrdma2_holes_map - where an octet of a reduced message really is
+ * @holes: the octets moved by RDMA, sorted and disjoint
+ * @nholes: how many
+ * @len: the unreduced message's length
+ * @off: an offset in the reduced message (the holes skipped)
+ * @run: set to the octets that follow it without a hole, 0 past the end
+ *
+ * Returns @off's offset in the unreduced message.
+ */
+u32 rpcrdma2_holes_map(const struct rpcrdma2_hole *holes, u32 nholes,
+		       u32 len, u32 off, u32 *run)
+{
+	u32 orig = off, end = len, i;
+
+	for (i = 0; i < nholes; i++) {
+		if (orig < holes[i].off) {
+			end = holes[i].off;
+			break;
+		}
+		orig += holes[i].len;
+	}
+	*run = orig < end ? end - orig : 0;
+	return orig;
+}
+
 /*
  * Copy @len octets of the reduced payload, from reduced offset @off:
  * the holes are skipped as if they had never been there.
@@ -284,18 +310,13 @@ u32 rpcrdma2_tx_nmsgs(const struct rpcrdma2_tx *tx)
 static int tx_read(const struct rpcrdma2_tx *tx, u32 off, u8 *dst, u32 len)
 {
 	while (len) {
-		u32 orig = off, end = tx->payload->len, i, n;
+		u32 orig, run, n;
 
-		for (i = 0; i < tx->nholes; i++) {
-			if (orig < tx->holes[i].off) {
-				end = tx->holes[i].off;
-				break;
-			}
-			orig += tx->holes[i].len;
-		}
-		if (orig >= end)
+		orig = rpcrdma2_holes_map(tx->holes, tx->nholes,
+					  tx->payload->len, off, &run);
+		if (!run)
 			return -EIO;
-		n = min(len, end - orig);
+		n = min(len, run);
 		if (read_bytes_from_xdr_buf(tx->payload, orig, dst, n))
 			return -EIO;
 		off += n;

@@ -111,6 +111,8 @@ struct rpcrdma2_tx {
 };
 
 u32 rpcrdma2_tx_len(const struct rpcrdma2_tx *tx);
+u32 rpcrdma2_holes_map(const struct rpcrdma2_hole *holes, u32 nholes,
+		       u32 len, u32 off, u32 *run);
 
 u32 rpcrdma2_tx_nmsgs(const struct rpcrdma2_tx *tx);
 int rpcrdma2_tx_next(struct rpcrdma2_tx *tx, void *buf, u32 *len);

@@ -148,6 +148,31 @@ static void rr2x_v2_cut_and_join(struct kunit *test)
 	rr2x_cut_and_join(test, RPCRDMA2_VERS_2, 5000, 1024, 6);
 }
 
+/*
+ * V2-CHUNK-10: octets moved into Write chunks (with their padding) are
+ * skipped by the Sends and by a Reply chunk alike; one map serves both.
+ */
+static void rr2x_holes_map(struct kunit *test)
+{
+	static const struct rpcrdma2_hole holes[] = {
+		{ .off = 4, .len = 8 }, { .off = 20, .len = 4 },
+	};
+	u32 run;
+
+	KUNIT_EXPECT_EQ(test, rpcrdma2_holes_map(holes, 2, 32, 0, &run), 0);
+	KUNIT_EXPECT_EQ(test, run, 4);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_holes_map(holes, 2, 32, 4, &run), 12);
+	KUNIT_EXPECT_EQ(test, run, 8);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_holes_map(holes, 2, 32, 11, &run), 19);
+	KUNIT_EXPECT_EQ(test, run, 1);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_holes_map(holes, 2, 32, 12, &run), 24);
+	KUNIT_EXPECT_EQ(test, run, 8);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_holes_map(holes, 2, 32, 20, &run), 32);
+	KUNIT_EXPECT_EQ(test, run, 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_holes_map(NULL, 0, 32, 5, &run), 5);
+	KUNIT_EXPECT_EQ(test, run, 27);
+}
+
 /* Version 1 has no continuation: too big is refused, never cut. */
 static void rr2x_v1_inline_only(struct kunit *test)
 {
@@ -172,6 +197,7 @@ static struct kunit_case rr2x_cases[] = {
 	KUNIT_CASE(rr2x_ack_count_agrees),
 	KUNIT_CASE(rr2x_v2_cut_and_join),
 	KUNIT_CASE(rr2x_v1_inline_only),
+	KUNIT_CASE(rr2x_holes_map),
 	{}
 };
 
