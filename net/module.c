@@ -16,7 +16,13 @@
  * registered once both halves are, so that a stock module still loaded
  * is reported as the class conflict, not as a duplicate sysctl.
  *
- * Called by: the module loader.  Calls: net/client, net/server.
+ * The module's ib_client (net/shared/dev.c) is registered first and
+ * unregistered last: both halves' endpoints are users of their devices.
+ * Each rpc_xprt and each svc_xprt holds a reference on the module, so
+ * it cannot be unloaded while a mount or an nfsd listener uses it.
+ *
+ * Called by: the module loader.  Calls: net/client, net/server,
+ * net/shared/dev.c.
  */
 
 #include <linux/module.h>
@@ -26,6 +32,7 @@
 
 #include <rpcrdma2/wire.h>
 #include "rpcrdma2.h"
+#include "shared/dev.h"
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/rpcrdma2.h>
@@ -86,6 +93,13 @@ static int __init rpcrdma2_init(void)
 {
 	int ret;
 
+	/* before either half: every endpoint is a user of its device */
+	ret = rpcrdma2_dev_register();
+	if (ret) {
+		pr_err("rpcrdma2: cannot register with the RDMA core (%d)\n",
+		       ret);
+		return ret;
+	}
 	ret = rpcrdma2_clnt_register();
 	if (ret)
 		goto out_conflict;
@@ -101,6 +115,7 @@ static int __init rpcrdma2_init(void)
 		rpcrdma2_svc_unregister();
 		rpcrdma2_clnt_unregister();
 		pr_err("rpcrdma2: cannot register /proc/sys/sunrpc/svc_rdma\n");
+		rpcrdma2_dev_unregister();
 		return -ENOMEM;
 	}
 	pr_info("rpcrdma2: RPC-over-RDMA transport loaded, offering version %u\n",
@@ -112,6 +127,7 @@ out_conflict:
 		pr_err("rpcrdma2: another RPC-over-RDMA transport (the stock rpcrdma module?) is loaded; unload it first (modprobe -r rpcrdma)\n");
 	else
 		pr_err("rpcrdma2: registration failed (%d)\n", ret);
+	rpcrdma2_dev_unregister();
 	return ret;
 }
 
@@ -120,6 +136,7 @@ static void __exit rpcrdma2_exit(void)
 	unregister_sysctl_table(rpcrdma2_svc_sysctl_hdr);
 	rpcrdma2_svc_unregister();
 	rpcrdma2_clnt_unregister();
+	rpcrdma2_dev_unregister();
 }
 
 module_init(rpcrdma2_init);

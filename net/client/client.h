@@ -249,6 +249,7 @@ static inline struct rr2c *rr2c(struct rpc_xprt *xprt)
 /* transport.c */
 void rr2c_set_grant(struct rr2c *r, u32 grant);
 void rr2c_tx_abandon(struct rr2c *r);
+void rr2c_ep_removing(struct rpcrdma2_ep *ep);
 int rr2c_wait_room(struct rr2c *r);
 
 /* reply.c */

@@ -708,4 +708,5 @@ const struct rpcrdma2_ep_ops rr2c_ep_ops = {
 	.recv_done	= rr2c_recv_done,
 	.send_done	= rr2c_send_done,
 	.release	= rr2c_ep_release,
+	.removing	= rr2c_ep_removing,
 };

@@ -135,6 +135,24 @@ static int rr2c_cm_event(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	return 0;
 }
 
+/*
+ * shared/dev.c: the device is going away, before rdma_cm's own
+ * DEVICE_REMOVAL.  Close the connection; a connect in progress stops
+ * waiting for the peer (a negotiation under way is left to finish: the
+ * device works until we let go).  The RPCs wait for a reconnect, which
+ * succeeds once a device with a route to the server is up.
+ */
+void rr2c_ep_removing(struct rpcrdma2_ep *ep)
+{
+	struct rr2c *r = ep->priv;
+
+	trace_rpcrdma2_cm_event(&r->xprt.addr, RDMA_CM_EVENT_DEVICE_REMOVAL,
+				-ENODEV);
+	xprt_force_disconnect(&r->xprt);
+	r->cm_status = -ENETUNREACH;
+	complete(&r->cm_done);
+}
+
 static int rr2c_cm_wait(struct rr2c *r, unsigned long timeout)
 {
 	if (!wait_for_completion_timeout(&r->cm_done, timeout))

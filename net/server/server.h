@@ -44,6 +44,8 @@
 #define RR2S_ORD_MAX		255
 
 #define RR2S_BACKLOG		64
+/* a listener that lost its device tries again this often */
+#define RR2S_RELISTEN_DELAY	(2 * HZ)
 #define RR2S_SEND_TIMEOUT	(30 * HZ)
 
 /* Reverse Replies the server keeps Receives for (the client's slots). */
@@ -114,10 +116,19 @@ struct rr2s_base {
 	struct rdma_cm_id	*id;
 };
 
+/*
+ * A listener's b.id is NULL while it has no device: rdma_cm took its id
+ * away (DEVICE_REMOVAL, ADDR_CHANGE) and ->relisten tries again, when a
+ * device arrives and every RR2S_RELISTEN_DELAY.
+ */
 struct rr2s_listener {
 	struct rr2s_base	b;
-	spinlock_t		lock;		/* protects pending */
+	spinlock_t		lock;		/* pending, b.id, dying */
 	struct list_head	pending;	/* rr2s_conn to accept */
+	bool			dying;		/* ->xpo_free has begun */
+	struct sockaddr_storage	addr;		/* what nfsd asked for */
+	struct delayed_work	relisten;
+	struct list_head	entry;		/* on rr2s_listeners */
 };
 
 /* One received Call, queued for an nfsd thread. */

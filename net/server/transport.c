@@ -11,7 +11,13 @@
  * CONNECT_REQUEST becomes a connection object queued on the listener;
  * an nfsd thread accepts it in ->xpo_accept, where the endpoint is
  * created, every Receive posted and rdma_accept() sent with the RFC
- * 8797 record.
+ * 8797 record.  A listener on a specific address that loses its device
+ * (or whose address moves) gives its id back and listens again when it
+ * can; nfsd never sees it go.
+ *
+ * Device removal: every connection's endpoint is a user of its device
+ * (shared/dev.c), closed when the device goes and freed by nfsd; only
+ * then does the removal go on.
  *
  * Connection: the receive side (Receive completions, reassembly,
  * ->xpo_recvfrom and Read chunks) is recvfrom.c; Replies, Write and
@@ -181,9 +187,24 @@ void rr2s_queue_grant(struct rr2s_conn *c)
 	}
 }
 
+/*
+ * shared/dev.c: the device is going away.  Close as for rdma_cm's
+ * DEVICE_REMOVAL, which comes only after this; an nfsd thread then
+ * destroys the endpoint and the removal goes on.  During ->xpo_accept
+ * the new xprt is XPT_BUSY, and svc_xprt_received() enqueues the close.
+ */
+static void rr2s_ep_removing(struct rpcrdma2_ep *ep)
+{
+	struct rr2s_conn *c = ep->priv;
+
+	if (!test_bit(XPT_DEAD, &c->b.xprt.xpt_flags))
+		rr2s_close(c);
+}
+
 static const struct rpcrdma2_ep_ops rr2s_ep_ops = {
 	.recv_done	= rr2s_recv_done,
 	.send_done	= rr2s_send_done,
+	.removing	= rr2s_ep_removing,
 };
 
 static int rr2s_has_wspace(struct svc_xprt *xprt)
@@ -379,14 +400,132 @@ static void rr2s_kill_temp(struct svc_xprt *xprt)
 
 /* ---- the connection manager ---- */
 
+static int rr2s_cm_event(struct rdma_cm_id *id, struct rdma_cm_event *ev);
+
+/*
+ * Listeners on a specific address are bound to the device that has it;
+ * a listener on the wildcard address is not, and rdma_cm itself listens
+ * on every device that comes and goes for it.  Every listener is on
+ * rr2s_listeners so that a new device can wake the ones that lost
+ * theirs.
+ */
+static LIST_HEAD(rr2s_listeners);
+static DEFINE_MUTEX(rr2s_listeners_lock);
+
+static struct rdma_cm_id *rr2s_listen_id(struct rr2s_listener *l)
+{
+	struct sockaddr *sa = (struct sockaddr *)&l->addr;
+	struct rdma_cm_id *id;
+	int ret;
+
+	id = rdma_create_id(l->b.xprt.xpt_net, rr2s_cm_event, l, RDMA_PS_TCP,
+			    IB_QPT_RC);
+	if (IS_ERR(id))
+		return id;
+	/* v6-only, so that the IPv4 listener can share the port */
+	ret = sa->sa_family == AF_INET6 ? rdma_set_afonly(id, 1) : 0;
+	if (!ret)
+		ret = rdma_bind_addr(id, sa);
+	if (!ret)
+		ret = rdma_listen(id, RR2S_BACKLOG);
+	if (ret) {
+		rdma_destroy_id(id);
+		return ERR_PTR(ret);
+	}
+	return id;
+}
+
+/*
+ * The device under a listener went away, or its address moved to
+ * another one.  Give the id back to rdma_cm (a handler's return of 1
+ * destroys it, so the removal does not wait for us) unless
+ * ->xpo_free() already owns it, and listen again from a work item.  The
+ * listener stays in nfsd's list all the while, so "rpc.nfsd" and
+ * /proc/fs/nfsd/portlist see no change.
+ */
+static int rr2s_listener_lost(struct rr2s_listener *l, struct rdma_cm_id *id)
+{
+	spin_lock(&l->lock);
+	if (l->dying || l->b.id != id) {
+		spin_unlock(&l->lock);
+		return 0;
+	}
+	l->b.id = NULL;
+	mod_delayed_work(rr2s_wq, &l->relisten, 0);
+	spin_unlock(&l->lock);
+	trace_rpcrdma2_svc_listen(&l->addr, -ENODEV);
+	pr_warn_ratelimited("rpcrdma2: listener on %pISpc lost its RDMA device; it listens again when a device with that address is up\n",
+			    &l->addr);
+	return 1;
+}
+
+static void rr2s_relisten_worker(struct work_struct *work)
+{
+	struct rr2s_listener *l = container_of(to_delayed_work(work),
+					       struct rr2s_listener, relisten);
+	struct rdma_cm_id *id;
+
+	id = rr2s_listen_id(l);
+	if (IS_ERR(id)) {
+		trace_rpcrdma2_svc_listen(&l->addr, PTR_ERR(id));
+		spin_lock(&l->lock);
+		if (!l->dying)
+			mod_delayed_work(rr2s_wq, &l->relisten,
+					 RR2S_RELISTEN_DELAY);
+		spin_unlock(&l->lock);
+		return;
+	}
+	spin_lock(&l->lock);
+	if (l->dying || l->b.id) {
+		spin_unlock(&l->lock);
+		rdma_destroy_id(id);
+		return;
+	}
+	l->b.id = id;
+	spin_unlock(&l->lock);
+	trace_rpcrdma2_svc_listen(&l->addr, 0);
+	pr_info("rpcrdma2: listening again on %pISpc (%s)\n", &l->addr,
+		id->device ? dev_name(&id->device->dev) : "any device");
+}
+
+/* shared/dev.c: a device arrived; it may carry a lost listener's address */
+static int rr2s_dev_event(struct notifier_block *nb, unsigned long event,
+			  void *data)
+{
+	struct rr2s_listener *l;
+
+	if (event != RPCRDMA2_DEV_ADDED)
+		return NOTIFY_DONE;
+	mutex_lock(&rr2s_listeners_lock);
+	list_for_each_entry(l, &rr2s_listeners, entry) {
+		spin_lock(&l->lock);
+		if (!l->dying && !l->b.id)
+			mod_delayed_work(rr2s_wq, &l->relisten, 0);
+		spin_unlock(&l->lock);
+	}
+	mutex_unlock(&rr2s_listeners_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block rr2s_dev_nb = {
+	.notifier_call	= rr2s_dev_event,
+};
+
 static int rr2s_listener_event(struct rr2s_listener *l,
 			       struct rdma_cm_id *id,
 			       struct rdma_cm_event *ev)
 {
 	struct rr2s_conn *c;
 
-	if (ev->event != RDMA_CM_EVENT_CONNECT_REQUEST)
+	switch (ev->event) {
+	case RDMA_CM_EVENT_CONNECT_REQUEST:
+		break;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+		return rr2s_listener_lost(l, id);
+	default:
 		return 0;
+	}
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;		/* rdma_cm rejects and destroys id */
@@ -426,6 +565,7 @@ static int rr2s_cm_event(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	switch (ev->event) {
 	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
 	case RDMA_CM_EVENT_CONNECT_ERROR:
 	case RDMA_CM_EVENT_UNREACHABLE:
 	case RDMA_CM_EVENT_REJECTED:
@@ -446,53 +586,55 @@ static struct svc_xprt *rr2s_create(struct svc_serv *serv, struct net *net,
 {
 	struct rr2s_listener *l;
 	struct rdma_cm_id *id;
-	int ret;
 
+	if (salen > sizeof(l->addr))
+		return ERR_PTR(-EINVAL);
 	l = kzalloc(sizeof(*l), GFP_KERNEL);
 	if (!l)
 		return ERR_PTR(-ENOMEM);
 	l->b.kind = RR2S_LISTENER;
 	spin_lock_init(&l->lock);
 	INIT_LIST_HEAD(&l->pending);
+	INIT_DELAYED_WORK(&l->relisten, rr2s_relisten_worker);
+	memcpy(&l->addr, sa, salen);
 	svc_xprt_init(net, &rpcrdma2_svc_class, &l->b.xprt, serv);
 	set_bit(XPT_LISTENER, &l->b.xprt.xpt_flags);
 
-	id = rdma_create_id(net, rr2s_cm_event, l, RDMA_PS_TCP, IB_QPT_RC);
+	id = rr2s_listen_id(l);
 	if (IS_ERR(id)) {
-		ret = PTR_ERR(id);
-		goto out_free;
+		/* svc_xprt_init() took a reference on the namespace */
+		put_net_track(l->b.xprt.xpt_net, &l->b.xprt.ns_tracker);
+		kfree(l);
+		return ERR_CAST(id);
 	}
 	l->b.id = id;
-	if (sa->sa_family == AF_INET6) {
-		ret = rdma_set_afonly(id, 1);
-		if (ret)
-			goto out_id;
-	}
-	ret = rdma_bind_addr(id, sa);
-	if (!ret)
-		ret = rdma_listen(id, RR2S_BACKLOG);
-	if (ret)
-		goto out_id;
-	svc_xprt_set_local(&l->b.xprt,
-			   (struct sockaddr *)&id->route.addr.src_addr,
-			   salen);
+	/* with the port rdma_cm chose if nfsd asked for none */
+	memcpy(&l->addr, &id->route.addr.src_addr, salen);
+	svc_xprt_set_local(&l->b.xprt, (struct sockaddr *)&l->addr, salen);
+	mutex_lock(&rr2s_listeners_lock);
+	list_add(&l->entry, &rr2s_listeners);
+	mutex_unlock(&rr2s_listeners_lock);
 	pr_info("rpcrdma2: listening on %pISpc\n", sa);
 	return &l->b.xprt;
-
-out_id:
-	rdma_destroy_id(id);
-out_free:
-	/* svc_xprt_init() took a reference on the namespace */
-	put_net_track(l->b.xprt.xpt_net, &l->b.xprt.ns_tracker);
-	kfree(l);
-	return ERR_PTR(ret);
 }
 
 static void rr2s_listener_free(struct rr2s_listener *l)
 {
 	struct rr2s_conn *c, *tmp;
+	struct rdma_cm_id *id;
 
-	rdma_destroy_id(l->b.id);	/* no CONNECT_REQUEST after this */
+	mutex_lock(&rr2s_listeners_lock);
+	list_del(&l->entry);
+	mutex_unlock(&rr2s_listeners_lock);
+	/* from here rr2s_listener_lost() and the work leave b.id alone */
+	spin_lock(&l->lock);
+	l->dying = true;
+	id = l->b.id;
+	l->b.id = NULL;
+	spin_unlock(&l->lock);
+	cancel_delayed_work_sync(&l->relisten);
+	if (id)
+		rdma_destroy_id(id);	/* no CONNECT_REQUEST after this */
 	list_for_each_entry_safe(c, tmp, &l->pending, accept_entry) {
 		list_del(&c->accept_entry);
 		rdma_reject(c->b.id, NULL, 0, IB_CM_REJ_CONSUMER_DEFINED);
@@ -548,11 +690,16 @@ int rpcrdma2_svc_register(void)
 	ret = rr2s_bc_register();
 	if (ret)
 		goto out_wq;
-	ret = svc_reg_xprt_class(&rpcrdma2_svc_class);
+	ret = rpcrdma2_dev_notifier_register(&rr2s_dev_nb);
 	if (ret)
 		goto out_bc;
+	ret = svc_reg_xprt_class(&rpcrdma2_svc_class);
+	if (ret)
+		goto out_nb;
 	return 0;
 
+out_nb:
+	rpcrdma2_dev_notifier_unregister(&rr2s_dev_nb);
 out_bc:
 	rr2s_bc_unregister();
 out_wq:
@@ -563,6 +710,7 @@ out_wq:
 void rpcrdma2_svc_unregister(void)
 {
 	svc_unreg_xprt_class(&rpcrdma2_svc_class);
+	rpcrdma2_dev_notifier_unregister(&rr2s_dev_nb);
 	rr2s_bc_unregister();
 	destroy_workqueue(rr2s_wq);
 }

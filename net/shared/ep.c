@@ -51,6 +51,14 @@ static void rpcrdma2_ep_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	sd->ep->ops->send_done(sd);
 }
 
+static void rpcrdma2_ep_removing(struct rpcrdma2_dev_user *u)
+{
+	struct rpcrdma2_ep *ep = container_of(u, struct rpcrdma2_ep, dev);
+
+	if (ep->ops->removing)
+		ep->ops->removing(ep);
+}
+
 static int rpcrdma2_ep_map(struct ib_device *dev, void **buf, u64 *dma,
 			   u32 size, enum dma_data_direction dir)
 {
@@ -150,6 +158,10 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 	    nsend + 3 * attr->nr_rw_ctxs > dattr->max_qp_wr ||
 	    ncqe > dattr->max_cqe)
 		return -EINVAL;
+	/* nothing is made on a device being removed (shared/dev.c) */
+	err = rpcrdma2_dev_get(&ep->dev, id->device, rpcrdma2_ep_removing);
+	if (err)
+		return err;
 
 	ep->pd = ib_alloc_pd(id->device, 0);
 	if (IS_ERR(ep->pd)) {
@@ -220,6 +232,8 @@ void rpcrdma2_ep_destroy(struct rpcrdma2_ep *ep)
 	kfree(ep->sends);
 	if (ep->pd)
 		ib_dealloc_pd(ep->pd);
+	/* nothing of ours is left on the device: its removal may go on */
+	rpcrdma2_dev_put(&ep->dev);
 	memset(ep, 0, sizeof(*ep));
 }
 

@@ -11,6 +11,7 @@
 #include <rdma/rdma_cm.h>
 
 #include "shared/codec.h"
+#include "shared/dev.h"
 
 struct rpcrdma2_ep;
 
@@ -48,6 +49,13 @@ struct rpcrdma2_ep_ops {
 	 * the PD: free what the owner made on it (MRs).
 	 */
 	void (*release)(struct rpcrdma2_ep *ep);
+	/*
+	 * Optional: the device is being removed (shared/dev.c); start
+	 * closing the connection, without blocking.  The removal waits
+	 * until rpcrdma2_ep_destroy() has run.  Without it, the owner
+	 * must learn of the removal some other way (rdma_cm's event).
+	 */
+	void (*removing)(struct rpcrdma2_ep *ep);
 };
 
 struct rpcrdma2_ep_attr {
@@ -77,6 +85,7 @@ struct rpcrdma2_ep {
 	struct rpcrdma2_recv		*recvs;
 	struct rpcrdma2_send		*sends;
 	void				*priv;
+	struct rpcrdma2_dev_user	dev;	/* a user of id->device */
 };
 
 int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,

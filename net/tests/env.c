@@ -20,6 +20,7 @@
 
 #include <linux/delay.h>
 #include <linux/file.h>
+#include <linux/kthread.h>
 #include <linux/net.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -357,6 +358,71 @@ void rpcrdma2_test_env_down(struct rpcrdma2_test_env *env)
 		env->ndev = NULL;
 		rr2t_dummy_dellink(env->ifname);
 	}
+}
+
+struct rr2t_removal {
+	struct ib_device	*ibdev;
+	struct completion	done;
+};
+
+static int rr2t_removal_thread(void *data)
+{
+	struct rr2t_removal *rm = data;
+
+	/* what "rdma link delete" does */
+	ib_unregister_device_and_put(rm->ibdev);
+	complete(&rm->done);
+	return 0;
+}
+
+/**
+ * rpcrdma2_test_env_remove_device - unregister the soft-RDMA device
+ * @env: a working environment; its netdev and address stay
+ * @timeout: how long the removal may block (jiffies)
+ *
+ * The removal runs in a thread of its own, so that a removal that
+ * never finishes fails the case instead of hanging the test kernel.
+ * Returns 0 when the device is gone, -ETIMEDOUT if it still blocks (the
+ * thread and its state are then left behind, on purpose).
+ */
+int rpcrdma2_test_env_remove_device(struct rpcrdma2_test_env *env,
+				    unsigned long timeout)
+{
+	struct rr2t_removal *rm;
+	struct task_struct *t;
+
+	if (!env->ibdev)
+		return -ENODEV;
+	rm = kzalloc(sizeof(*rm), GFP_KERNEL);
+	if (!rm)
+		return -ENOMEM;
+	rm->ibdev = env->ibdev;
+	init_completion(&rm->done);
+	t = kthread_run(rr2t_removal_thread, rm, "rr2t_remove");
+	if (IS_ERR(t)) {
+		kfree(rm);
+		return PTR_ERR(t);
+	}
+	env->ibdev = NULL;
+	if (!wait_for_completion_timeout(&rm->done, timeout))
+		return -ETIMEDOUT;
+	kfree(rm);
+	return 0;
+}
+
+/* Create the soft-RDMA device again, as "rdma link add" would. */
+int rpcrdma2_test_env_add_device(struct rpcrdma2_test_env *env)
+{
+	int err;
+
+	if (env->ibdev)
+		return -EEXIST;
+	err = rr2t_rdma_newlink(env->ibname, rpcrdma2_test_link_name(env->link),
+				env->ifname);
+	if (err)
+		return err;
+	env->ibdev = ib_device_get_by_name(env->ibname, RDMA_DRIVER_UNKNOWN);
+	return env->ibdev ? 0 : -ENODEV;
 }
 
 /* ---- RC endpoints ---------------------------------------------------- */

@@ -51,6 +51,9 @@ const char *rpcrdma2_test_link_name(enum rpcrdma2_test_link link);
 int rpcrdma2_test_env_up(struct rpcrdma2_test_env *env,
 			 enum rpcrdma2_test_link link);
 void rpcrdma2_test_env_down(struct rpcrdma2_test_env *env);
+int rpcrdma2_test_env_remove_device(struct rpcrdma2_test_env *env,
+				    unsigned long timeout);
+int rpcrdma2_test_env_add_device(struct rpcrdma2_test_env *env);
 
 #define RPCRDMA2_TEST_BUF_SIZE	4096
 

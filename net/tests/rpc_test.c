@@ -2239,6 +2239,85 @@ static void rr2r_svc_counters_move(struct kunit *test)
 
 /* ---- suite setup: environments, service, listeners ---- */
 
+/* ---- device removal ---- */
+
+/* Is this link's listener bound to a device?  -1 if there is none. */
+static int rr2r_listener_bound(enum rpcrdma2_test_link link)
+{
+	const struct sockaddr *want = (struct sockaddr *)&rr2r_svc.addr[link];
+	struct svc_serv *serv = rr2r_svc.serv;
+	struct rr2s_listener *l;
+	struct svc_xprt *x;
+	int bound = -1;
+
+	spin_lock_bh(&serv->sv_lock);
+	list_for_each_entry(x, &serv->sv_permsocks, xpt_list) {
+		if (strcmp(x->xpt_class->xcl_name, "rdma") ||
+		    rpc_get_port((struct sockaddr *)&x->xpt_local) !=
+		    rpc_get_port(want))
+			continue;
+		l = container_of(x, struct rr2s_listener, b.xprt);
+		spin_lock(&l->lock);
+		bound = !!l->b.id;
+		spin_unlock(&l->lock);
+		break;
+	}
+	spin_unlock_bh(&serv->sv_lock);
+	return bound;
+}
+
+/*
+ * "rdma link delete" under a mount and an nfsd listener, then "rdma
+ * link add" again.  The removal must not block on rpcrdma2: the
+ * client's and the server's endpoints on the device let go (the ib_client
+ * in shared/dev.c), and the listener, bound to the device's address,
+ * gives its rdma_cm id back.  Once the device returns, the listener
+ * listens again without nfsd doing anything, and the same rpc_clnt
+ * reconnects and moves data.  Before the listener handled
+ * DEVICE_REMOVAL, the removal blocked for ever in rdma_cm's wait for
+ * the listener's id.
+ */
+static void rr2r_device_removal_and_return(struct kunit *test)
+{
+	enum rpcrdma2_test_link link = rr2r_link_of(test);
+	struct rpcrdma2_test_env *env = &rr2r_envs[link];
+	struct rpc_clnt *clnt, *clnt2;
+	struct rpc_xprt *xprt;
+	struct page **pages;
+	int ret, i;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	clnt = rr2r_clnt(test);
+	xprt = rr2r_xprt(clnt);
+	pages = rr2r_pages(test);
+	rr2r_roundtrip(test, clnt, pages, RR2R_MAX);
+	KUNIT_ASSERT_EQ(test, rr2r_listener_bound(link), 1);
+	KUNIT_EXPECT_GE(test, rpcrdma2_dev_users(), 2U);
+
+	/* a hang detector, not a time limit: removal takes well under 1 s */
+	ret = rpcrdma2_test_env_remove_device(env, 120 * HZ);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0,
+			    "removing %s blocked (or failed): %d", env->ibname,
+			    ret);
+	KUNIT_EXPECT_EQ(test, rr2r_listener_bound(link), 0);
+
+	ret = rpcrdma2_test_env_add_device(env);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "rdma link add %s: %d", env->ibname,
+			    ret);
+	/* the device's arrival wakes the listener's work at once */
+	for (i = 0; i < 200 && rr2r_listener_bound(link) != 1; i++)
+		msleep(50);
+	KUNIT_ASSERT_EQ_MSG(test, rr2r_listener_bound(link), 1,
+			    "the listener did not listen again");
+
+	/* the same transport reconnects and carries data */
+	rr2r_roundtrip(test, clnt, pages, RR2R_MAX);
+	KUNIT_EXPECT_EQ(test, xprt->stat.connect_count, 2);
+	/* and a new one connects to the listener */
+	clnt2 = rr2r_clnt(test);
+	rr2r_roundtrip(test, clnt2, pages, 4096);
+}
+
 static int rr2r_suite_init(struct kunit_suite *suite)
 {
 	int i, port;
@@ -2323,6 +2402,9 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_knobs_apply_to_new_connections,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_counters_move, rr2r_link_gen_params),
+	/* last: it takes the devices away and brings them back */
+	KUNIT_CASE_PARAM_ATTR(rr2r_device_removal_and_return,
+			      rr2r_link_gen_params, { .speed = KUNIT_SPEED_SLOW }),
 	{}
 };
 

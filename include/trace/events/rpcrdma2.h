@@ -44,6 +44,45 @@ TRACE_EVENT(rpcrdma2_wc_error,
 );
 
 /* Every received transport header and the codec's verdict on it. */
+/* RDMA devices coming and going (net/shared/dev.c) */
+DECLARE_EVENT_CLASS(rpcrdma2_dev_class,
+		    TP_PROTO(const char *name),
+		    TP_ARGS(name),
+		    TP_STRUCT__entry(__string(name, name)),
+		    TP_fast_assign(__assign_str(name);),
+		    TP_printk("device=%s", __get_str(name))
+);
+
+DEFINE_EVENT(rpcrdma2_dev_class, rpcrdma2_dev_add,
+	     TP_PROTO(const char *name),
+	     TP_ARGS(name));
+
+DEFINE_EVENT(rpcrdma2_dev_class, rpcrdma2_dev_removed,
+	     TP_PROTO(const char *name),
+	     TP_ARGS(name));
+
+TRACE_EVENT(rpcrdma2_dev_remove,
+	    TP_PROTO(const char *name, unsigned int users),
+	    TP_ARGS(name, users),
+	    TP_STRUCT__entry(__string(name, name)
+			     __field(unsigned int, users)),
+	    TP_fast_assign(__assign_str(name);
+			   __entry->users = users;),
+	    TP_printk("device=%s closing=%u", __get_str(name), __entry->users)
+);
+
+/* A listener lost its address or device, or listens again */
+TRACE_EVENT(rpcrdma2_svc_listen,
+	    TP_PROTO(const void *addr, int status),
+	    TP_ARGS(addr, status),
+	    TP_STRUCT__entry(__sockaddr(addr, sizeof(struct sockaddr_in6))
+			     __field(int, status)),
+	    TP_fast_assign(__assign_sockaddr(addr, addr, sizeof(struct sockaddr_in6));
+			   __entry->status = status;),
+	    TP_printk("addr=%pISpc status=%d", __get_sockaddr(addr),
+		      __entry->status)
+);
+
 TRACE_EVENT(rpcrdma2_recv,
 	    TP_PROTO(const void *addr, u32 len, int verdict, const struct rpcrdma2_hdr *hdr),
 	    TP_ARGS(addr, len, verdict, hdr),

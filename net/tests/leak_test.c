@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The last rpcrdma2 KUnit suite: a kmemleak scan after all the others.
+ *
+ * In the debug KUnit kernel (rpcrdma2-debug.kunitconfig) kmemleak tracks
+ * every allocation, but its own thread first scans a minute after boot
+ * and then every ten minutes, so a leak made by the suites would go
+ * unnoticed in a run that ends sooner.  This suite is linked last (Kbuild
+ * lists it last, and KUnit runs suites in link order): it waits until the
+ * newest objects are old enough to be reported, asks kmemleak for a scan
+ * through its debugfs file, as "echo scan > /sys/kernel/debug/kmemleak"
+ * would, and reads the report.
+ *
+ * An unreferenced object is ours when an rpcrdma2 function (rr2*,
+ * rpcrdma2_*: the transport and its tests) is on its allocation stack;
+ * that covers memory the RDMA core or sunrpc allocated on our behalf and
+ * we failed to give back.  Each of ours fails the case.  Other leaks in
+ * the kernel are counted in the log and do not.
+ *
+ * A canary object, leaked on purpose and freed after the scan, proves
+ * that the scan and the report parsing work: without it found, the case
+ * fails.  Without kmemleak the case is skipped.
+ */
+
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/kthread.h>
+#include <linux/mman.h>
+#include <linux/mount.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#define RR2K_REPORT_MAX	(256 * 1024)
+/* kmemleak reports objects older than 5 s (jiffies_min_age) */
+#define RR2K_MIN_AGE_MS	6000
+
+static struct file *rr2k_open(struct kunit *test, struct vfsmount **mntp)
+{
+	struct file_system_type *fs = get_fs_type("debugfs");
+	struct vfsmount *mnt;
+	struct file *f;
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, fs, "no debugfs in this kernel");
+	mnt = vfs_kern_mount(fs, 0, "debugfs", NULL);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount debugfs: %ld",
+			       PTR_ERR(mnt));
+	f = file_open_root_mnt(mnt, "kmemleak", O_RDWR, 0);
+	if (IS_ERR(f)) {
+		kern_unmount(mnt);
+		KUNIT_FAIL(test, "open kmemleak: %ld (kmemleak disabled?)",
+			   PTR_ERR(f));
+		return NULL;
+	}
+	*mntp = mnt;
+	return f;
+}
+
+/*
+ * kmemleak's debugfs file has plain ->read and ->write, which take user
+ * memory only (kernel_read() and kernel_write() refuse such files): go
+ * through a user mapping of the test's own (kunit_vm_mmap() gives the
+ * KUnit thread an mm).
+ */
+struct rr2k_ubuf {
+	char __user	*u;
+	size_t		len;
+};
+
+static void rr2k_ubuf_init(struct kunit *test, struct rr2k_ubuf *b)
+{
+	unsigned long addr;
+
+	b->len = RR2K_REPORT_MAX;
+	addr = kunit_vm_mmap(test, NULL, 0, b->len, PROT_READ | PROT_WRITE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_VALUE(addr), "vm_mmap: %ld",
+			       (long)addr);
+	b->u = (char __user *)addr;
+}
+
+static void rr2k_scan(struct kunit *test, struct file *f,
+		      struct rr2k_ubuf *b)
+{
+	static const char cmd[] = "scan";
+	loff_t pos = 0;
+	ssize_t ret;
+
+	KUNIT_ASSERT_EQ(test, copy_to_user(b->u, cmd, sizeof(cmd) - 1), 0);
+	ret = vfs_write(f, b->u, sizeof(cmd) - 1, &pos);
+	KUNIT_EXPECT_EQ_MSG(test, ret, (ssize_t)(sizeof(cmd) - 1),
+			    "kmemleak scan: %zd", ret);
+}
+
+/* Read the whole report; kmemleak's file is a seq_file. */
+static char *rr2k_read(struct kunit *test, struct file *f,
+		       struct rr2k_ubuf *b, size_t *lenp)
+{
+	char *buf = kunit_kzalloc(test, RR2K_REPORT_MAX + 1, GFP_KERNEL);
+	loff_t pos = 0;
+	size_t len = 0;
+	ssize_t n;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	while (len < RR2K_REPORT_MAX) {
+		n = vfs_read(f, b->u, RR2K_REPORT_MAX - len, &pos);
+		if (n <= 0)
+			break;
+		if (copy_from_user(buf + len, b->u, n))
+			break;
+		len += n;
+	}
+	buf[len] = '\0';
+	*lenp = len;
+	return buf;
+}
+
+/*
+ * The canary: one object leaked on purpose, from a thread that then
+ * exits (so no stack of a live task holds its address), with its
+ * address kept only in a masked form that kmemleak cannot see.  The
+ * scan must report it, with rr2k_canary_thread on its allocation
+ * stack, or the whole check proves nothing; it is freed afterwards.
+ */
+#define RR2K_MASK	0x5a5a5a5a5a5a5a5aUL
+
+static unsigned long rr2k_canary_masked;
+
+static int rr2k_canary_thread(void *data)
+{
+	void *p = kmalloc(72, GFP_KERNEL);
+
+	WRITE_ONCE(rr2k_canary_masked, p ? (unsigned long)p ^ RR2K_MASK : 0);
+	complete(data);
+	return 0;
+}
+
+static void rr2k_canary_leak(struct kunit *test)
+{
+	DECLARE_COMPLETION_ONSTACK(done);
+	struct task_struct *t;
+
+	t = kthread_run(rr2k_canary_thread, &done, "rr2k_canary");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wait_for_completion(&done);
+	KUNIT_ASSERT_NE(test, READ_ONCE(rr2k_canary_masked), 0UL);
+}
+
+/* Is one object's report (a block starting "unreferenced object") ours? */
+static bool rr2k_ours(const char *blk, const char *end)
+{
+	static const char * const marks[] = { "] rr2", "] rpcrdma2_" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(marks); i++) {
+		const char *p = strnstr(blk, marks[i], end - blk);
+
+		if (p)
+			return true;
+	}
+	return false;
+}
+
+static void rr2k_no_leaks(struct kunit *test)
+{
+	static const char head[] = "unreferenced object";
+	unsigned int ours = 0, others = 0, canary = 0;
+	struct rr2k_ubuf ubuf;
+	struct vfsmount *mnt;
+	struct file *f;
+	char *report, *blk;
+	size_t len;
+
+	if (!IS_ENABLED(CONFIG_DEBUG_KMEMLEAK))
+		kunit_skip(test, "kmemleak is not in this kernel");
+
+	rr2k_ubuf_init(test, &ubuf);
+	rr2k_canary_leak(test);
+	msleep(RR2K_MIN_AGE_MS);
+	f = rr2k_open(test, &mnt);
+	if (!f)
+		return;
+	/* a second scan settles objects that moved during the first */
+	rr2k_scan(test, f, &ubuf);
+	rr2k_scan(test, f, &ubuf);
+	fput(f);
+	/* a fresh open starts the report from its first object */
+	f = file_open_root_mnt(mnt, "kmemleak", O_RDONLY, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	report = rr2k_read(test, f, &ubuf, &len);
+	fput(f);
+	kern_unmount(mnt);
+
+	blk = strstr(report, head);
+	while (blk) {
+		char *next = strstr(blk + 1, head);
+		char *end = next ? next : report + len;
+
+		if (strnstr(blk, "rr2k_canary_thread", end - blk)) {
+			canary++;
+		} else if (rr2k_ours(blk, end)) {
+			ours++;
+			/* the whole block: size, comm, allocation stack */
+			kunit_err(test, "leak %u:\n%.*s", ours,
+				  (int)min_t(ptrdiff_t, end - blk, 2048), blk);
+		} else {
+			others++;
+		}
+		blk = next;
+	}
+	kfree((void *)(rr2k_canary_masked ^ RR2K_MASK));
+	rr2k_canary_masked = 0;
+	kunit_info(test, "kmemleak: %u objects of rpcrdma2's, %u elsewhere, canary %u",
+		   ours, others, canary);
+	KUNIT_EXPECT_EQ_MSG(test, canary, 1U,
+			    "kmemleak did not report the canary: this check sees nothing");
+	KUNIT_EXPECT_EQ_MSG(test, ours, 0U,
+			    "rpcrdma2 leaked memory (allocation stacks above)");
+}
+
+static struct kunit_case rr2k_cases[] = {
+	KUNIT_CASE_SLOW(rr2k_no_leaks),
+	{}
+};
+
+static struct kunit_suite rr2k_suite = {
+	.name = "rpcrdma2_zz_leaks",
+	.test_cases = rr2k_cases,
+};
+
+kunit_test_suite(rr2k_suite);
+

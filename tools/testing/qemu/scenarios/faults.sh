@@ -1,0 +1,233 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+#
+# Scenario "faults": the fault soak (issue #10).  Two guests; NFSv4.2
+# over RDMA carries verified I/O while, one after the other:
+#
+#   nfsd-restart   the server stops nfsd and starts it again
+#   rxe-readd      the server deletes its rxe device and adds it again
+#   link-flap      the server's link goes down for 3 s and up again
+#   client-drop    the client drops its own connection (sysfs dstaddr,
+#                  which makes sunrpc disconnect the transport)
+#
+# Data: fio writes a file and verifies it (crc32c), over and over, for
+# the whole run; a probe loop writes a 64 KiB block with O_DIRECT and
+# reads it back, and logs the time of each good round.  For each fault
+# the longest gap between good rounds, from the moment the client asks
+# for the fault until 15 s after it is done, is the stall:
+#
+#   RR2: INFO fault <name> stall=<seconds> rounds=<n>
+#
+# Checks per fault: the mount is usable afterwards and no probe round
+# read back wrong data; at the end: fio found no verification error,
+# no hung task was reported, and after umount and "rpc.nfsd 0" no QP,
+# CQ, MR or PD of the transport is left on either side's device.
+#
+# The guests take turns through files in the server's export reached
+# over NFS/TCP (as in bench2): the client asks for fault F
+# (.fault-want-F), the server makes it and says so (.fault-done-F).
+# The figures are printed, never asserted on.
+#
+# rr2.args words: faults=a:b (a subset, in order), settle=SECONDS (the
+# window after each fault, default 15), rdmavers=N as in baseline.
+
+# shellcheck disable=SC1091
+. /rr2/scenarios/baseline.sh
+
+RR2_CTL=/mnt/ctl
+RR2_FAULTS="nfsd-restart rxe-readd link-flap client-drop"
+
+rr2_wait_file() {
+	local f=$1 i
+	for i in $(seq "${2:-300}"); do
+		[ -e "$f" ] && return 0
+		sleep 1
+	done
+	return 1
+}
+
+rr2_faults_list() {
+	local f
+	f=$(rr2_arg faults "")
+	if [ -n "$f" ]; then echo "${f//:/ }"; else echo "$RR2_FAULTS"; fi
+}
+
+rr2_rxe_active() {
+	for _ in $(seq 100); do
+		rdma link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE' && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+rr2_server_fault() {
+	local f=$1
+	case $f in
+	nfsd-restart)
+		rpc.nfsd 0 && sleep 1 &&
+			rpc.nfsd --grace-time 10 --lease-time 10 \
+				--rdma="$RR2_PORT" 4
+		;;
+	rxe-readd)
+		rdma link delete rxe0 && sleep 1 &&
+			rdma link add rxe0 type rxe netdev eth0 && rr2_rxe_active
+		;;
+	link-flap)
+		ip link set eth0 down && sleep 3 && ip link set eth0 up &&
+			rr2_rxe_active
+		;;
+	client-drop)
+		: ;;
+	esac
+}
+
+# What the transport has left on the RDMA devices (restrack: kernel
+# users are named after their module).
+rr2_rdma_leftovers() {
+	local mod
+	case $RR2_MOD in ours) mod=rpcrdma2 ;; *) mod=rpcrdma ;; esac
+	rdma resource show qp 2>/dev/null | grep -c "\[$mod\]"
+	rdma resource show cq 2>/dev/null | grep -c "\[$mod\]"
+	rdma resource show mr 2>/dev/null | grep -c "\[$mod\]"
+	rdma resource show pd 2>/dev/null | grep -c "\[$mod\]"
+}
+
+rr2_no_leftovers() {
+	local i
+	for i in $(seq 60); do
+		[ "$(rr2_rdma_leftovers | sort -u)" = 0 ] && return 0
+		sleep 1
+	done
+	rdma resource show 2>&1
+	return 1
+}
+
+rr2_no_hung_tasks() {
+	! dmesg | grep -E "blocked for more than|BUG:|Oops|general protection"
+}
+
+rr2_server() {
+	local f
+	rr2_server_setup || return
+	mkdir -p /export/soak
+	chmod 1777 /export/soak
+	for f in $(rr2_faults_list); do
+		rr2_check "fault.$f.asked" rr2_wait_file "/export/.fault-want-$f" 900 ||
+			return
+		rr2_check "fault.$f.made" rr2_server_fault "$f"
+		touch "/export/.fault-done-$f"
+	done
+	rr2_server_wait_client
+	rr2_check server.nfsd-stop rpc.nfsd 0
+	rr2_check server.no-rdma-leftovers rr2_no_leftovers
+	rr2_check server.no-hung-task rr2_no_hung_tasks
+}
+
+# The probe: write a 64 KiB block with O_DIRECT, read it back with
+# O_DIRECT, compare; log the time of each good round, count bad ones.
+rr2_probe() {
+	local dir=$1 n=0
+	head -c 65536 /dev/urandom > /tmp/probe.pat
+	: > /tmp/probe.ticks
+	: > /tmp/probe.bad
+	while [ ! -e /tmp/probe.stop ]; do
+		n=$((n + 1))
+		if dd if=/tmp/probe.pat of="$dir/probe" bs=64k count=1 \
+			oflag=direct conv=notrunc status=none 2>/dev/null &&
+		   dd if="$dir/probe" of=/tmp/probe.got bs=64k count=1 \
+			iflag=direct status=none 2>/dev/null; then
+			if cmp -s /tmp/probe.pat /tmp/probe.got; then
+				date +%s.%N >> /tmp/probe.ticks
+			else
+				echo "$n" >> /tmp/probe.bad
+			fi
+		fi
+	done
+}
+
+# rr2_stall T0 T1: the longest gap between good probe rounds in [T0,T1]
+# (from the last round before T0), and the rounds in the window.
+rr2_stall() {
+	awk -v t0="$1" -v t1="$2" '
+		$1 < t0 { last = $1; next }
+		$1 <= t1 { if (last != "" && $1 - last > max) max = $1 - last
+			   if (last == "") max = $1 - t0
+			   last = $1; n++ }
+		END { if (n == 0) max = t1 - t0
+		      printf "stall=%.1f rounds=%d\n", max, n }' /tmp/probe.ticks
+}
+
+# The client's own RDMA transports: make sunrpc disconnect them.
+rr2_client_drop() {
+	local x n=0
+	for x in /sys/kernel/sunrpc/xprt-switches/switch-*/xprt-*-rdma; do
+		[ -e "$x/dstaddr" ] || continue
+		cat "$x/dstaddr" > "$x/dstaddr" && n=$((n + 1))
+	done
+	[ "$n" -gt 0 ]
+}
+
+rr2_usable() {
+	local dir=$1
+	timeout 120 sh -c "echo usable > '$dir/usable' && grep -q usable '$dir/usable'"
+}
+
+rr2_client() {
+	local dir=/mnt/soak f t0 t1 settle fio_pid probe_pid
+	settle=$(rr2_arg settle 15)
+	rr2_check setup.rdma rr2_setup_rdma "$RR2_CLIENT_IP" || return
+	rr2_check setup.transport rr2_load_transport || return
+	mkdir -p "$RR2_CTL"
+	for _ in $(seq 180); do
+		mount -t nfs -o vers=3,proto=tcp,nolock \
+			"$RR2_SERVER_IP:/export" "$RR2_CTL" 2> /dev/null && break
+		sleep 2
+	done
+	rr2_check setup.control-mount mountpoint -q "$RR2_CTL" || return
+	rr2_check mount.soak rr2_mount 4.2 "$dir" /export/soak || return
+	rr2_check_rdma_version "$dir" 4.2
+
+	fio --name=soak --directory="$dir" --ioengine=psync --direct=1 \
+		--rw=write --bs=256k --size=16M --loops=100000 \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 \
+		--output-format=terse > /tmp/fio-soak.out 2>&1 &
+	fio_pid=$!
+	rr2_probe "$dir" &
+	probe_pid=$!
+	sleep 10
+
+	for f in $(rr2_faults_list); do
+		t0=$(date +%s.%N)
+		touch "$RR2_CTL/.fault-want-$f"
+		[ "$f" = client-drop ] && rr2_check "fault.$f.made" rr2_client_drop
+		rr2_check "fault.$f.done" rr2_wait_file "$RR2_CTL/.fault-done-$f" 300
+		sleep "$settle"
+		rr2_check "fault.$f.mount-usable" rr2_usable "$dir"
+		t1=$(date +%s.%N)
+		rr2_info "fault $f $(rr2_stall "$t0" "$t1") mod=$RR2_MOD"
+	done
+
+	touch /tmp/probe.stop
+	wait "$probe_pid"
+	rr2_check probe.no-bad-data test ! -s /tmp/probe.bad
+	rr2_check fio.still-running kill -0 "$fio_pid"
+	kill -INT "$fio_pid" 2>/dev/null
+	wait "$fio_pid"
+	rr2_check fio.no-verify-errors sh -c \
+		'! grep -Ei "verify|bad magic|crc32c" /tmp/fio-soak.out'
+	rr2_info "fio: $(head -c 300 /tmp/fio-soak.out)"
+	rr2_info "after faults: $(rr2_mount_rdma2 "$dir")"
+	rr2_check umount.soak umount "$dir"
+	rr2_check client.no-rdma-leftovers rr2_no_leftovers
+	rr2_check client.no-hung-task rr2_no_hung_tasks
+	touch "$RR2_CTL/.rr2-done"
+	umount "$RR2_CTL"
+}
+
+rr2_main() {
+	case $RR2_ROLE in
+	server) rr2_server ;;
+	client) rr2_client ;;
+	*) rr2_fail "faults needs two guests (-g 2)" ;;
+	esac
+}
