@@ -34,6 +34,7 @@
 #include <linux/sunrpc/svc_xprt.h>
 #include <linux/sunrpc/svcsock.h>
 #include <linux/sunrpc/xprtrdma.h>
+#include <linux/prandom.h>
 #include <linux/sysctl.h>
 #include <linux/unaligned.h>
 
@@ -2239,6 +2240,149 @@ static void rr2r_svc_counters_move(struct kunit *test)
 
 /* ---- suite setup: environments, service, listeners ---- */
 
+/* ---- a flood of malformed traffic ---- */
+
+#define RR2R_FLOOD_MSGS		800
+#define RR2R_FLOOD_RECONNECTS	100
+
+/* Live rpcrdma2 connections of the test server. */
+static unsigned int rr2r_svc_conns(void)
+{
+	struct svc_serv *serv = rr2r_svc.serv;
+	unsigned int n = 0;
+	struct svc_xprt *x;
+
+	spin_lock_bh(&serv->sv_lock);
+	list_for_each_entry(x, &serv->sv_tempsocks, xpt_list)
+		if (!strcmp(x->xpt_class->xcl_name, "rdma") &&
+		    !test_bit(XPT_DEAD, &x->xpt_flags))
+			n++;
+	spin_unlock_bh(&serv->sv_lock);
+	return n;
+}
+
+/* One hostile message, of kind @i % 8; returns its length. */
+static u32 rr2r_flood_msg(struct rnd_state *rs, u32 i, u8 *msg, u32 max)
+{
+	u32 n, k, xid = 0xf1000000 | i;
+
+	memset(msg, 0, max);
+	switch (i % 8) {
+	case 0:		/* a good inline Call: answered with a Reply */
+	case 1:		/* the same with up to three words changed */
+		n = rr2r_chunk_call(msg, RPCRDMA2_VERS_2, xid, false, 0, NULL,
+				    0, NULL, 0, NULL);
+		n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_NULL);
+		if (i % 8 == 1)
+			for (k = prandom_u32_state(rs) % 3 + 1; k; k--)
+				put_unaligned_be32(prandom_u32_state(rs),
+						   msg + 4 * (prandom_u32_state(rs) %
+							      (n / 4)));
+		return n;
+	case 2:		/* noise */
+		n = prandom_u32_state(rs) % 200;
+		prandom_bytes_state(rs, msg, n);
+		return n;
+	case 3:		/* a continued sequence that never ends */
+		n = rr2r_hdr(msg, 0xc0de0000, RPCRDMA2_VERS_2, RDMA2_MSG,
+			     RDMA2_F_MORE);
+		put_unaligned_be32(0xc0de0000, msg + n);
+		return min_t(u32, max, 3000);
+	case 4:		/* CONNPROP again and again */
+		return rr2r_hdr(msg, xid, RPCRDMA2_VERS_2, RDMA2_CONNPROP, 0) +
+		       4;
+	case 5:		/* a version nobody speaks, or Version 1 */
+		return rr2r_hdr(msg, xid, i & 8 ? 7 : RPCRDMA2_VERS_1,
+				RDMA2_MSG, 0) + 16;
+	case 6:		/* lying chunk counts */
+		n = rr2r_hdr(msg, xid, RPCRDMA2_VERS_2, RDMA2_MSG, 0);
+		put_unaligned_be32(1, msg + n);		/* a Read chunk */
+		put_unaligned_be32(0xffffffff, msg + n + 4);
+		put_unaligned_be32(0xffffffff, msg + n + 8);
+		return n + 64;
+	default:	/* an error from a Requester, and garbage after it */
+		n = rr2r_hdr(msg, xid, RPCRDMA2_VERS_2, RDMA2_ERROR, 0);
+		put_unaligned_be32(prandom_u32_state(rs), msg + n);
+		return n + 8;
+	}
+}
+
+/*
+ * V2-SEC-17 under load: a raw client floods the server with malformed
+ * and mutated messages, never-ending continuations, CONNPROP after
+ * CONNPROP and lying lengths, as fast as its single Receive lets it
+ * (it waits briefly for an answer, and sends on when none comes).  A
+ * connection the server drops is made again.  The server answers or
+ * drops each message, never more; the transport's own client on the
+ * same server completes every RPC meanwhile; and afterwards the server
+ * has no connection left over.  The debug KUnit kernel adds KASAN and
+ * kmemleak over all of it.
+ */
+static void rr2r_svc_flood(struct kunit *test)
+{
+	struct rpcrdma2_test_conn *raw = NULL;
+	u32 i, len, sent = 0, answers = 0, drops = 0;
+	unsigned int before;
+	struct rnd_state rs;
+	struct rpc_clnt *clnt;
+	struct page **pages;
+	u8 *msg;
+	int ret;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	clnt = rr2r_clnt(test);
+	pages = rr2r_pages(test);
+	msg = kunit_kzalloc(test, RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	prandom_seed_state(&rs, 0x20261124);
+	before = rr2r_svc_conns();
+
+	for (i = 0; i < RR2R_FLOOD_MSGS; i++) {
+		if (!raw) {
+			if (drops >= RR2R_FLOOD_RECONNECTS)
+				break;
+			raw = rr2r_raw_vers(test, RPCRDMA2_VERS_2);
+		}
+		len = rr2r_flood_msg(&rs, i, msg, RPCRDMA2_TEST_BUF_SIZE);
+		memcpy(rpcrdma2_test_send_buf(&raw->client), msg, len);
+		ret = rpcrdma2_test_post_send(&raw->client, len);
+		if (!ret)
+			ret = rpcrdma2_test_wait_send(&raw->client);
+		if (!ret) {
+			sent++;
+			if (wait_for_completion_timeout(&raw->client.recv_done,
+							msecs_to_jiffies(20))) {
+				if (raw->client.ep.recvs[0].status ==
+				    IB_WC_SUCCESS)
+					ret = rpcrdma2_test_post_recv(&raw->client);
+				else
+					ret = -ECONNRESET;
+				answers += !ret;
+			}
+		}
+		if (ret) {	/* the server dropped it: a new one */
+			rpcrdma2_test_disconnect(raw);
+			raw = NULL;
+			drops++;
+		}
+		if (i % 50 == 49)
+			rr2r_roundtrip(test, clnt, pages, 5000 + i);
+	}
+	if (raw)
+		rpcrdma2_test_disconnect(raw);
+	kunit_info(test, "flood: %u sent, %u answered, %u connections dropped",
+		   sent, answers, drops);
+	KUNIT_EXPECT_EQ_MSG(test, i, RR2R_FLOOD_MSGS,
+			    "the server dropped %u connections in a row", drops);
+	KUNIT_EXPECT_GT(test, answers, 0U);
+
+	/* every raw connection is gone on the server too */
+	for (i = 0; i < 200 && rr2r_svc_conns() > before; i++)
+		msleep(50);
+	KUNIT_EXPECT_LE(test, rr2r_svc_conns(), before);
+	rr2r_roundtrip(test, clnt, pages, RR2R_MAX);
+}
+
 /* ---- device removal ---- */
 
 /* Is this link's listener bound to a device?  -1 if there is none. */
@@ -2402,6 +2546,8 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_knobs_apply_to_new_connections,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_counters_move, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM_ATTR(rr2r_svc_flood, rr2r_link_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	/* last: it takes the devices away and brings them back */
 	KUNIT_CASE_PARAM_ATTR(rr2r_device_removal_and_return,
 			      rr2r_link_gen_params, { .speed = KUNIT_SPEED_SLOW }),

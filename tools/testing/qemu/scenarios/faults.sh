@@ -154,17 +154,33 @@ rr2_stall() {
 			   if (last == "") max = $1 - t0
 			   last = $1; n++ }
 		END { if (n == 0) max = t1 - t0
+		      else if (t1 - last > max) max = t1 - last
 		      printf "stall=%.1f rounds=%d\n", max, n }' /tmp/probe.ticks
 }
 
-# The client's own RDMA transports: make sunrpc disconnect them.
+# The client's own transports: writing a transport's server address
+# to its sysfs "dstaddr" makes sunrpc disconnect it (the control
+# mount's TCP connection goes too, and comes back).
 rr2_client_drop() {
-	local x n=0
-	for x in /sys/kernel/sunrpc/xprt-switches/switch-*/xprt-*-rdma; do
+	local x a n=0
+	for x in /sys/kernel/sunrpc/xprt-switches/switch-*/xprt-*; do
 		[ -e "$x/dstaddr" ] || continue
-		cat "$x/dstaddr" > "$x/dstaddr" && n=$((n + 1))
+		a=$(cat "$x/dstaddr") && echo "$a" > "$x/dstaddr" &&
+			n=$((n + 1))
 	done
 	[ "$n" -gt 0 ]
+}
+
+# What the client's transports were doing, when a fault did not heal.
+rr2_client_diag() {
+	local dir=$1 x
+	rr2_info "mountstats: $(grep -A1 "mounted on $dir" /proc/self/mountstats | tail -n1)"
+	for x in /sys/kernel/sunrpc/xprt-switches/switch-*/xprt-*; do
+		rr2_info "$x: $(tr '\n' ' ' < "$x/xprt_info" 2>/dev/null) state=$(cat "$x/xprt_state" 2>/dev/null)"
+	done
+	dmesg | tail -n 25 | sed 's/^/RR2: INFO dmesg /'
+	rdma link show | sed 's/^/RR2: INFO /'
+	ip -br link | sed 's/^/RR2: INFO /'
 }
 
 rr2_usable() {
@@ -202,7 +218,8 @@ rr2_client() {
 		[ "$f" = client-drop ] && rr2_check "fault.$f.made" rr2_client_drop
 		rr2_check "fault.$f.done" rr2_wait_file "$RR2_CTL/.fault-done-$f" 300
 		sleep "$settle"
-		rr2_check "fault.$f.mount-usable" rr2_usable "$dir"
+		rr2_check "fault.$f.mount-usable" rr2_usable "$dir" ||
+			rr2_client_diag "$dir"
 		t1=$(date +%s.%N)
 		rr2_info "fault $f $(rr2_stall "$t0" "$t1") mod=$RR2_MOD"
 	done
@@ -212,12 +229,13 @@ rr2_client() {
 	rr2_check probe.no-bad-data test ! -s /tmp/probe.bad
 	rr2_check fio.still-running kill -0 "$fio_pid"
 	kill -INT "$fio_pid" 2>/dev/null
-	wait "$fio_pid"
+	for _ in $(seq 60); do kill -0 "$fio_pid" 2>/dev/null || break; sleep 1; done
+	kill -KILL "$fio_pid" 2>/dev/null
 	rr2_check fio.no-verify-errors sh -c \
 		'! grep -Ei "verify|bad magic|crc32c" /tmp/fio-soak.out'
 	rr2_info "fio: $(head -c 300 /tmp/fio-soak.out)"
 	rr2_info "after faults: $(rr2_mount_rdma2 "$dir")"
-	rr2_check umount.soak umount "$dir"
+	rr2_check umount.soak timeout 120 umount "$dir" || umount -l "$dir"
 	rr2_check client.no-rdma-leftovers rr2_no_leftovers
 	rr2_check client.no-hung-task rr2_no_hung_tasks
 	touch "$RR2_CTL/.rr2-done"
