@@ -41,6 +41,7 @@
 
 #include <linux/module.h>
 #include <linux/err.h>
+#include <linux/jhash.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/sunrpc/addr.h>
@@ -53,6 +54,7 @@
 
 #include "rpcrdma2.h"
 #include "client/client.h"
+#include "shared/log.h"
 #include <trace/events/rpcrdma2.h>
 
 static const struct rpc_xprt_ops rr2c_ops;
@@ -323,10 +325,14 @@ static int rr2c_connect(struct rr2c *r)
 	trace_rpcrdma2_clnt_connected(&xprt->addr, r->conn.vers,
 				      r->conn.send_inline,
 				      r->conn.recv_inline);
-	pr_info_ratelimited("rpcrdma2: connected to %s, RPC-over-RDMA version %u, inline %u/%u\n",
-			    xprt->address_strings[RPC_DISPLAY_ADDR],
-			    r->conn.vers, r->conn.send_inline,
-			    r->conn.recv_inline);
+	/* once per server and outcome, not per connection */
+	if (rpcrdma2_log_peer(RPCRDMA2_CLIENT, (struct sockaddr *)&xprt->addr,
+			      RPCRDMA2_LOG_SETTLED,
+			      jhash_3words(r->conn.vers, r->conn.send_inline,
+					   r->conn.recv_inline, 0)))
+		pr_info("rpcrdma2: connected to %s, RPC-over-RDMA version %u, inline %u/%u\n",
+			xprt->address_strings[RPC_DISPLAY_ADDR], r->conn.vers,
+			r->conn.send_inline, r->conn.recv_inline);
 	return 0;
 
 fail:
@@ -336,6 +342,38 @@ fail_id:
 	rdma_destroy_id(id);
 	r->id = NULL;
 	return ret;
+}
+
+/* What the operator can do about a connection that could not be made. */
+#define RR2C_HINT_NO_DEVICE "no RDMA device reaches this address: check that the interface towards the server is an RDMA one and up (rdma link show)"
+#define RR2C_HINT_NO_SERVER "check that the server is up and its nfsd listens for RDMA on this port (rpc.nfsd --rdma=20049, or rdma=y in /etc/nfs.conf)"
+#define RR2C_HINT_NEGO "the server's Version 2 negotiation failed; the next attempt offers Version 1"
+#define RR2C_HINT_NO_FRWR "the RDMA device cannot do FRWR memory registration, which rpcrdma2 needs: use another device or the stock rpcrdma module"
+#define RR2C_HINT_NO_MEM "out of memory: lower /proc/sys/sunrpc/rdma_slot_table_entries or rdma_max_inline_read"
+#define RR2C_HINT_OTHER "check the RDMA device (rdma link show) and the server"
+
+static const char *rr2c_connect_hint(int err)
+{
+	switch (err) {
+	case -EADDRNOTAVAIL:
+	case -ENODEV:
+	case -EHOSTUNREACH:
+	case -ENETUNREACH:
+		return RR2C_HINT_NO_DEVICE;
+	case -ECONNREFUSED:
+	case -ETIMEDOUT:
+	case -ENOTCONN:
+		return RR2C_HINT_NO_SERVER;
+	case -EPROTO:
+		return RR2C_HINT_NEGO;
+	case -EOPNOTSUPP:
+		return RR2C_HINT_NO_FRWR;
+	case -ENOMEM:
+	case -ENOBUFS:
+		return RR2C_HINT_NO_MEM;
+	default:
+		return RR2C_HINT_OTHER;
+	}
 }
 
 static void rr2c_connect_worker(struct work_struct *work)
@@ -365,9 +403,13 @@ static void rr2c_connect_worker(struct work_struct *work)
 		ret = -EAGAIN;
 	} else {
 		trace_rpcrdma2_clnt_connect_failed(&xprt->addr, ret);
-		pr_info_ratelimited("rpcrdma2: cannot connect to %s: error %d\n",
-				    xprt->address_strings[RPC_DISPLAY_ADDR],
-				    ret);
+		/* once per server and error until it connects again */
+		if (rpcrdma2_log_peer(RPCRDMA2_CLIENT,
+				      (struct sockaddr *)&xprt->addr,
+				      RPCRDMA2_LOG_FAILED, -ret))
+			pr_warn("rpcrdma2: cannot connect to %s (%pe): %s\n",
+				xprt->address_strings[RPC_DISPLAY_ADDR],
+				ERR_PTR(ret), rr2c_connect_hint(ret));
 		r->ever_failed = true;
 	}
 	xprt_unlock_connect(xprt, r);
