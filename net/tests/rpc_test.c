@@ -2239,7 +2239,8 @@ static void rr2r_expect_clnt_conn(struct kunit *test, struct rpc_clnt *clnt,
  * within them (V2-INLINE-08).  The slot count is the transport's, from
  * its creation.  A connection made before keeps what it had
  * (CMP-CMPD-04); when it reconnects, it takes the new values
- * (CMP-CMPD-05).
+ * (CMP-CMPD-05).  The smallest values (4 slots, 1024 octets) carry
+ * every size too.
  */
 static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
 {
@@ -2308,6 +2309,21 @@ static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
 	rr2r_roundtrip(test, old, pages, 1000);
 	KUNIT_EXPECT_EQ(test, rr2r_xprt(old)->stat.connect_count, 2);
 	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, 16, 2048, 3072);
+	rr2r_expect_pool_full(test, rr2r_xprt(new));
+
+	/* the smallest values work too: 4 slots, 1024-octet messages */
+	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
+						   "rdma_slot_table_entries",
+						   "4"));
+	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test, "rdma_max_inline_read",
+						   "1024"));
+	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
+						   "rdma_max_inline_write",
+						   "1024"));
+	new = rr2r_clnt(test);
+	rr2r_expect_clnt_conn(test, new, 4, 4, 1024, 1024);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		rr2r_roundtrip(test, new, pages, sizes[i]);
 	rr2r_expect_pool_full(test, rr2r_xprt(new));
 }
 
