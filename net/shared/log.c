@@ -6,14 +6,15 @@
  * after every idle timeout, so nothing is logged per connection.  What
  * the halves report about a connection at info or warning level (the
  * version it settled, or why it could not be made) is logged once per
- * peer address (the port is ignored; the client and the server half
- * count apart, as both may talk to one address) and outcome: a small
- * table keeps,
- * for each peer and event, a hash of the last outcome logged, and a line
- * is printed only when the outcome differs from it.  Logging one event
- * forgets the other for that peer, so a connection that fails and later
- * works again (or the reverse) is reported once each time it changes.
- * On top of that all such lines share one rate limit.
+ * peer address and outcome.  The port is ignored, and the client and
+ * the server half count apart, as both may talk to one address.  A
+ * small table keeps, for each peer and event, a hash of the last
+ * outcome logged, and a line is printed only when the outcome differs
+ * from it.  Logging one event forgets the other for that peer, so a
+ * connection that fails and later works again (or the reverse) is
+ * reported once each time it changes.  On top of that all such lines
+ * share one rate limit; a line it holds back is not remembered, so the
+ * next connection of that peer tries again.
  *
  * Peers that share a bucket of the table may each print again when the
  * other has printed; that costs a line, never a lost one.  The table is
