@@ -12,9 +12,11 @@
  * names the conflict.
  *
  * The server's knobs and counters (net/server/stats.c) go under
- * /proc/sys/sunrpc/svc_rdma, where the stock module puts them; they are
- * registered once both halves are, so that a stock module still loaded
- * is reported as the class conflict, not as a duplicate sysctl.
+ * /proc/sys/sunrpc/svc_rdma and the client's knobs (net/client/sysctl.c)
+ * in /proc/sys/sunrpc itself, next to sunrpc's own, where the stock
+ * module puts them; they are registered once both halves are, so that a
+ * stock module still loaded is reported as the class conflict, not as a
+ * duplicate sysctl.
  *
  * The module's ib_client (net/shared/dev.c) is registered first and
  * unregistered last: both halves' endpoints are users of their devices.
@@ -27,6 +29,7 @@
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/sysctl.h>
 
@@ -39,6 +42,7 @@
 
 static unsigned int rpcrdma2_rdmavers = RPCRDMA2_VERS_2;
 static struct ctl_table_header *rpcrdma2_svc_sysctl_hdr;
+static struct ctl_table_header *rpcrdma2_clnt_sysctl_hdr;
 
 static int rpcrdma2_set_rdmavers(const char *val, const struct kernel_param *kp)
 {
@@ -96,8 +100,8 @@ static int __init rpcrdma2_init(void)
 	/* before either half: every endpoint is a user of its device */
 	ret = rpcrdma2_dev_register();
 	if (ret) {
-		pr_err("rpcrdma2: cannot register with the RDMA core (%d)\n",
-		       ret);
+		pr_err("rpcrdma2: cannot register with the RDMA core (%pe); the module is not loaded: report this with the kernel log\n",
+		       ERR_PTR(ret));
 		return ret;
 	}
 	ret = rpcrdma2_clnt_register();
@@ -111,28 +115,39 @@ static int __init rpcrdma2_init(void)
 	rpcrdma2_svc_sysctl_hdr = register_sysctl_sz("sunrpc/svc_rdma",
 						     rpcrdma2_svc_sysctl,
 						     rpcrdma2_svc_sysctl_size);
-	if (!rpcrdma2_svc_sysctl_hdr) {
-		rpcrdma2_svc_unregister();
-		rpcrdma2_clnt_unregister();
-		pr_err("rpcrdma2: cannot register /proc/sys/sunrpc/svc_rdma\n");
-		rpcrdma2_dev_unregister();
-		return -ENOMEM;
+	if (!rpcrdma2_svc_sysctl_hdr)
+		goto out_sysctl;
+	rpcrdma2_clnt_sysctl_hdr = register_sysctl_sz("sunrpc",
+						      rpcrdma2_clnt_sysctl,
+						      rpcrdma2_clnt_sysctl_size);
+	if (!rpcrdma2_clnt_sysctl_hdr) {
+		unregister_sysctl_table(rpcrdma2_svc_sysctl_hdr);
+		goto out_sysctl;
 	}
 	pr_info("rpcrdma2: RPC-over-RDMA transport loaded, offering version %u\n",
 		rpcrdma2_max_version(RPCRDMA2_CLIENT));
 	return 0;
 
+out_sysctl:
+	rpcrdma2_svc_unregister();
+	rpcrdma2_clnt_unregister();
+	rpcrdma2_dev_unregister();
+	pr_err("rpcrdma2: cannot create its files in /proc/sys/sunrpc (out of memory, or another module owns them: check that rpcrdma is not loaded); the module is not loaded\n");
+	return -ENOMEM;
+
 out_conflict:
 	if (ret == -EEXIST)
 		pr_err("rpcrdma2: another RPC-over-RDMA transport (the stock rpcrdma module?) is loaded; unload it first (modprobe -r rpcrdma)\n");
 	else
-		pr_err("rpcrdma2: registration failed (%d)\n", ret);
+		pr_err("rpcrdma2: cannot register with sunrpc (%pe); the module is not loaded: report this with the kernel log\n",
+		       ERR_PTR(ret));
 	rpcrdma2_dev_unregister();
 	return ret;
 }
 
 static void __exit rpcrdma2_exit(void)
 {
+	unregister_sysctl_table(rpcrdma2_clnt_sysctl_hdr);
 	unregister_sysctl_table(rpcrdma2_svc_sysctl_hdr);
 	rpcrdma2_svc_unregister();
 	rpcrdma2_clnt_unregister();

@@ -10,6 +10,7 @@
 #ifndef RPCRDMA2_H
 #define RPCRDMA2_H
 
+#include <linux/sysctl.h>
 #include <linux/types.h>
 
 struct rpc_xprt;
@@ -42,8 +43,11 @@ int rpcrdma2_svc_register(void);
 void rpcrdma2_svc_unregister(void);
 
 /* net/server/stats.c: /proc/sys/sunrpc/svc_rdma, the module core registers */
-struct ctl_table;
 extern struct ctl_table rpcrdma2_svc_sysctl[];
 extern const size_t rpcrdma2_svc_sysctl_size;
+
+/* net/client/sysctl.c: the rdma_* files of /proc/sys/sunrpc, likewise */
+extern struct ctl_table rpcrdma2_clnt_sysctl[];
+extern const size_t rpcrdma2_clnt_sysctl_size;
 
 #endif /* RPCRDMA2_H */

@@ -11,6 +11,7 @@
  *                  and the chunk lists of a Call
  *   frwr.c         FRWR memory registration and invalidation
  *   backchannel.c  reverse-direction RPC (RFC 8167)
+ *   sysctl.c       the knobs in /proc/sys/sunrpc (rdma_*)
  */
 #ifndef RPCRDMA2_CLIENT_H
 #define RPCRDMA2_CLIENT_H
@@ -26,6 +27,12 @@
 #error "rpcrdma2 needs CONFIG_SUNRPC_BACKCHANNEL (NFSv4.1 callbacks)"
 #endif
 
+/*
+ * Credits: a connection asks for (and grants the server) the smaller of
+ * RR2C_CREDITS and rdma_slot_table_entries (sysctl.c); the transport's
+ * RPC slots are rdma_slot_table_entries when it is created, by default
+ * RR2C_SLOTS.  Calls beyond the credits wait for congestion space.
+ */
 #define RR2C_CREDITS		64	/* most RPCs in flight; also our grant */
 #define RR2C_SLOTS		128
 #define RR2C_RESOLVE_MS		5000
@@ -141,7 +148,7 @@ enum rr2c_reply_ck {
 /*
  * A forward-direction slot: the rpc_rqst sunrpc sees and the chunk
  * state of its current transmission.  Slots live as long as the
- * transport (RR2C_SLOTS of them) and come from rr2c_op_alloc_slot().
+ * transport (nr_slots of them) and come from rr2c_op_alloc_slot().
  */
 struct rr2c_req {
 	struct rpc_rqst		rq;
@@ -185,10 +192,12 @@ struct rr2c {
 	struct rpc_xprt		xprt;
 	struct delayed_work	connect_work;
 	u32			vers_cap;	/* 1 after a fallback */
+	u32			nr_slots;	/* rr2c_req in reqs */
 	bool			ever_failed;
 
 	/* one connection: valid while the transport is connected */
 	struct rdma_cm_id	*id;
+	u32			credits;	/* asked for and granted */
 	struct rpcrdma2_ep	ep;
 	struct rpcrdma2_pool	pool;
 	struct rpcrdma2_local	local;
@@ -278,6 +287,14 @@ int rr2c_frwr_remote_inv(struct rr2c *r, struct rr2c_req *req, u32 rkey);
 bool rr2c_frwr_unmap_async(struct rr2c *r, struct rr2c_req *req);
 void rr2c_frwr_unmap_sync(struct rr2c *r, struct rr2c_req *req);
 bool rr2c_frwr_owns(struct rr2c *r, struct rr2c_req *req, u32 handle);
+
+/* sysctl.c */
+u32 rr2c_knob_slots(void);
+u32 rr2c_knob_recv_size(void);
+u32 rr2c_knob_send_size(void);
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+void rr2c_knobs_reset(void);
+#endif
 
 /* Reverse-direction slots: what NFSv4.1 sessions may use at once. */
 #define RR2C_BC_SLOTS		4

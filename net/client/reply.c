@@ -68,7 +68,7 @@ static void rr2c_send_ctrl(struct rr2c *r, const void *msg, u32 len)
 /* Send a credit-grant-only message (V2-CRED-08) as a window ack. */
 static void rr2c_send_ack(struct rr2c *r)
 {
-	u32 credit = rpcrdma2_credit_out(r->conn.vers, RR2C_CREDITS);
+	u32 credit = rpcrdma2_credit_out(r->conn.vers, r->credits);
 	u8 msg[RPCRDMA2_HDRLEN_NOCHUNKS];
 
 	rr2c_send_ctrl(r, msg,
@@ -85,7 +85,7 @@ static void rr2c_send_ack(struct rr2c *r)
 static void rr2c_send_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 			    u32 err)
 {
-	u32 credit = rpcrdma2_credit_out(r->conn.vers, RR2C_CREDITS);
+	u32 credit = rpcrdma2_credit_out(r->conn.vers, r->credits);
 	u8 msg[64];
 	u32 len;
 

@@ -41,6 +41,7 @@
 
 #include <linux/module.h>
 #include <linux/err.h>
+#include <linux/jhash.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/sunrpc/addr.h>
@@ -53,6 +54,7 @@
 
 #include "rpcrdma2.h"
 #include "client/client.h"
+#include "shared/log.h"
 #include <trace/events/rpcrdma2.h>
 
 static const struct rpc_xprt_ops rr2c_ops;
@@ -75,7 +77,7 @@ void rr2c_set_grant(struct rr2c *r, u32 grant)
 
 	if (!grant)
 		return;			/* V2-CRED-03: keep the previous one */
-	grant = min_t(u32, grant, RR2C_CREDITS);
+	grant = min(grant, r->credits);
 	spin_lock(&xprt->transport_lock);
 	if (xprt->cwnd != grant << RPC_CWNDSHIFT) {
 		raised = xprt->cwnd < grant << RPC_CWNDSHIFT;
@@ -253,11 +255,15 @@ static int rr2c_connect(struct rr2c *r)
 {
 	struct rpc_xprt *xprt = &r->xprt;
 	struct rpcrdma2_ep_attr attr = {
-		.nr_recv	= RR2C_CREDITS + RR2C_BC_SLOTS +
-				  RPCRDMA2_RECV_EXTRA,
-		.recv_size	= RPCRDMA2_V2_DEF_INLINE,
+		/*
+		 * rdma_max_inline_read and rdma_max_inline_write: read
+		 * once, for the life of the connection.  They are what the
+		 * RFC 8797 record (CMP-CMPD-11) and the CONNPROP (SBSIZ,
+		 * RBSIZ: V2-INLINE-06, V2-INLINE-07) advertise.
+		 */
+		.recv_size	= rr2c_knob_recv_size(),
 		.nr_send	= RPCRDMA2_CTRL_SENDS + 2 * RPCRDMA2_SEQ_WINDOW,
-		.send_size	= RPCRDMA2_V2_DEF_INLINE,
+		.send_size	= rr2c_knob_send_size(),
 		/* a REG_MR and a LOCAL_INV per MR may be outstanding */
 		.nr_send_extra	= 2 * RR2C_MRS,
 	};
@@ -267,6 +273,13 @@ static int rr2c_connect(struct rr2c *r)
 	u32 i;
 	int ret;
 
+	/*
+	 * rdma_slot_table_entries, read once per connection: the credits
+	 * asked for and granted (V2-CRED-01), a Receive for each plus the
+	 * callback ones and V2-CRED-07's.
+	 */
+	r->credits = min3(rr2c_knob_slots(), r->nr_slots, (u32)RR2C_CREDITS);
+	attr.nr_recv = r->credits + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
 	init_completion(&r->cm_done);
 	id = rdma_create_id(xprt->xprt_net, rr2c_cm_event, r, RDMA_PS_TCP,
 			    IB_QPT_RC);
@@ -303,7 +316,7 @@ static int rr2c_connect(struct rr2c *r)
 	r->local.brs = RDMA2_RVRSDIR_SIMPLE;	/* V2-RDIR-10: callbacks */
 	r->local.remote_inv = true;
 	rpcrdma2_local_segments(&r->local, id->device, &rr2c_limits);
-	r->local.credits = rpcrdma2_credit_out(RPCRDMA2_VERS_2, RR2C_CREDITS);
+	r->local.credits = rpcrdma2_credit_out(RPCRDMA2_VERS_2, r->credits);
 	memset(&r->seq, 0, sizeof(r->seq));
 	rpcrdma2_reasm_init(&r->reasm, RPCRDMA2_MAX_CONT_MSG);
 	rr2c_rx_reset(r);
@@ -330,10 +343,14 @@ static int rr2c_connect(struct rr2c *r)
 	trace_rpcrdma2_clnt_connected(&xprt->addr, r->conn.vers,
 				      r->conn.send_inline,
 				      r->conn.recv_inline);
-	pr_info_ratelimited("rpcrdma2: connected to %s, RPC-over-RDMA version %u, inline %u/%u\n",
-			    xprt->address_strings[RPC_DISPLAY_ADDR],
-			    r->conn.vers, r->conn.send_inline,
-			    r->conn.recv_inline);
+	/* once per server and outcome, not per connection */
+	if (rpcrdma2_log_peer(RPCRDMA2_CLIENT, (struct sockaddr *)&xprt->addr,
+			      RPCRDMA2_LOG_SETTLED,
+			      jhash_3words(r->conn.vers, r->conn.send_inline,
+					   r->conn.recv_inline, 0)))
+		pr_info("rpcrdma2: connected to %s, RPC-over-RDMA version %u, inline %u/%u\n",
+			xprt->address_strings[RPC_DISPLAY_ADDR], r->conn.vers,
+			r->conn.send_inline, r->conn.recv_inline);
 	return 0;
 
 fail:
@@ -343,6 +360,38 @@ fail_id:
 	rdma_destroy_id(id);
 	r->id = NULL;
 	return ret;
+}
+
+/* What the operator can do about a connection that could not be made. */
+#define RR2C_HINT_NO_DEVICE "no RDMA device reaches this address: check that the interface towards the server is an RDMA one and up (rdma link show)"
+#define RR2C_HINT_NO_SERVER "check that the server is up and its nfsd listens for RDMA on this port (rpc.nfsd --rdma=20049, or rdma=y in /etc/nfs.conf)"
+#define RR2C_HINT_NEGO "the server's Version 2 negotiation failed; the next attempt offers Version 1"
+#define RR2C_HINT_NO_FRWR "the RDMA device cannot do FRWR memory registration, which rpcrdma2 needs: use another device or the stock rpcrdma module"
+#define RR2C_HINT_NO_MEM "out of memory: lower /proc/sys/sunrpc/rdma_slot_table_entries or rdma_max_inline_read"
+#define RR2C_HINT_OTHER "check the RDMA device (rdma link show) and the server"
+
+static const char *rr2c_connect_hint(int err)
+{
+	switch (err) {
+	case -EADDRNOTAVAIL:
+	case -ENODEV:
+	case -EHOSTUNREACH:
+	case -ENETUNREACH:
+		return RR2C_HINT_NO_DEVICE;
+	case -ECONNREFUSED:
+	case -ETIMEDOUT:
+	case -ENOTCONN:
+		return RR2C_HINT_NO_SERVER;
+	case -EPROTO:
+		return RR2C_HINT_NEGO;
+	case -EOPNOTSUPP:
+		return RR2C_HINT_NO_FRWR;
+	case -ENOMEM:
+	case -ENOBUFS:
+		return RR2C_HINT_NO_MEM;
+	default:
+		return RR2C_HINT_OTHER;
+	}
 }
 
 static void rr2c_connect_worker(struct work_struct *work)
@@ -372,9 +421,13 @@ static void rr2c_connect_worker(struct work_struct *work)
 		ret = -EAGAIN;
 	} else {
 		trace_rpcrdma2_clnt_connect_failed(&xprt->addr, ret);
-		pr_info_ratelimited("rpcrdma2: cannot connect to %s: error %d\n",
-				    xprt->address_strings[RPC_DISPLAY_ADDR],
-				    ret);
+		/* once per server and error until it connects again */
+		if (rpcrdma2_log_peer(RPCRDMA2_CLIENT,
+				      (struct sockaddr *)&xprt->addr,
+				      RPCRDMA2_LOG_FAILED, -ret))
+			pr_warn("rpcrdma2: cannot connect to %s (%pe): %s\n",
+				xprt->address_strings[RPC_DISPLAY_ADDR],
+				ERR_PTR(ret), rr2c_connect_hint(ret));
 		r->ever_failed = true;
 	}
 	xprt_unlock_connect(xprt, r);
@@ -413,7 +466,7 @@ static void rr2c_op_destroy(struct rpc_xprt *xprt)
 	rr2c_teardown(r);
 	rr2c_bc_destroy(xprt, UINT_MAX);
 	rpcrdma2_xprt_free_addresses(xprt);
-	kfree(r->reqs);
+	kvfree(r->reqs);
 	xprt_free(xprt);
 	module_put(THIS_MODULE);
 }
@@ -579,8 +632,7 @@ static int rr2c_tx_begin(struct rr2c *r, struct rpc_rqst *req)
 	r->tx = (struct rpcrdma2_tx){
 		.vers		= r->conn.vers,
 		.xid		= be32_to_cpu(req->rq_xid),
-		.credit		= rpcrdma2_credit_out(r->conn.vers,
-						      RR2C_CREDITS),
+		.credit		= rpcrdma2_credit_out(r->conn.vers, r->credits),
 		/*
 		 * V2-FRAME-08: RESPONSE is the msg_type; V2-RDIR-09.  A
 		 * reverse Reply has its Call's XID (V2-RDIR-07, BC1-RDIR-12)
@@ -800,10 +852,10 @@ static int rr2c_reqs_alloc(struct rr2c *r)
 {
 	u32 i;
 
-	r->reqs = kcalloc(RR2C_SLOTS, sizeof(*r->reqs), GFP_KERNEL);
+	r->reqs = kvcalloc(r->nr_slots, sizeof(*r->reqs), GFP_KERNEL);
 	if (!r->reqs)
 		return -ENOMEM;
-	for (i = 0; i < RR2C_SLOTS; i++) {
+	for (i = 0; i < r->nr_slots; i++) {
 		struct rr2c_req *req = &r->reqs[i];
 
 		INIT_LIST_HEAD(&req->mrs);
@@ -894,9 +946,10 @@ static void rr2c_op_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 		   st->too_big, st->bad_hdrs + st->errors + st->bad_chunks,
 		   st->nomsg_calls, st->mrs_recovered, READ_ONCE(r->frwr.nr),
 		   st->mrs_local_inv, st->write_waits);
-	seq_printf(seq, "rpcrdma2 vers %u inline %u/%u sends %llu continued %llu recvs %llu grants %llu errors %llu bad_hdrs %llu bad_xids %llu hellos %llu bc_calls %llu bc_dropped %llu aborted %llu errors_sent %llu ",
+	seq_printf(seq, "rpcrdma2 vers %u inline %u/%u credits %u slots %u sends %llu continued %llu recvs %llu grants %llu errors %llu bad_hdrs %llu bad_xids %llu hellos %llu bc_calls %llu bc_dropped %llu aborted %llu errors_sent %llu ",
 		   r->conn.vers, r->conn.send_inline, r->conn.recv_inline,
-		   st->sends, st->cont_msgs, st->recvs, st->grants, st->errors,
+		   r->credits, r->nr_slots, st->sends, st->cont_msgs,
+		   st->recvs, st->grants, st->errors,
 		   st->bad_hdrs, st->bad_xids, st->hellos, st->bc_calls,
 		   st->bc_dropped, st->aborted_seqs, st->errors_sent);
 	seq_printf(seq, "mrs_registered %llu mrs_remote_inv %llu mrs_local_inv %llu mrs_recovered %llu mrs_free %u mr_waits %llu bad_chunks %llu\n",
@@ -941,6 +994,8 @@ static const struct rpc_xprt_ops rr2c_ops = {
 
 static struct rpc_xprt *rpcrdma2_clnt_setup(struct xprt_create *args)
 {
+	/* rdma_slot_table_entries: read once, for the transport's life */
+	u32 nr_slots = rr2c_knob_slots();
 	struct rpc_xprt *xprt;
 	struct rr2c *r;
 
@@ -951,12 +1006,14 @@ static struct rpc_xprt *rpcrdma2_clnt_setup(struct xprt_create *args)
 		return ERR_PTR(-EAFNOSUPPORT);
 	if (!try_module_get(THIS_MODULE))
 		return ERR_PTR(-EIO);
-	xprt = xprt_alloc(args->net, sizeof(*r), 0, RR2C_SLOTS);
+	xprt = xprt_alloc(args->net, sizeof(*r), 0, nr_slots);
 	if (!xprt) {
 		module_put(THIS_MODULE);
 		return ERR_PTR(-ENOMEM);
 	}
 	r = rr2c(xprt);
+	r->nr_slots = nr_slots;
+	r->credits = min_t(u32, nr_slots, RR2C_CREDITS);
 	spin_lock_init(&r->req_lock);
 	INIT_LIST_HEAD(&r->req_free);
 	spin_lock_init(&r->frwr.lock);

@@ -29,6 +29,7 @@
  */
 
 #include <linux/highmem.h>
+#include <linux/jhash.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/sunrpc/svc.h>
@@ -37,6 +38,7 @@
 
 #include "rpcrdma2.h"
 #include "server/server.h"
+#include "shared/log.h"
 #include <trace/events/rpcrdma2.h>
 
 /* ---- receive side: the CQ work item ---- */
@@ -347,9 +349,16 @@ static bool rr2s_negotiate(struct rr2s_conn *c, struct rpcrdma2_recv *rv)
 		trace_rpcrdma2_svc_settled(&c->b.xprt.xpt_remote,
 					   c->conn.vers, c->conn.send_inline,
 					   c->conn.recv_inline);
-		pr_info_ratelimited("rpcrdma2: client %pISpc settled RPC-over-RDMA version %u, inline %u/%u\n",
-				    &c->b.xprt.xpt_remote, c->conn.vers,
-				    c->conn.send_inline, c->conn.recv_inline);
+		/* once per client and outcome, not per connection */
+		if (rpcrdma2_log_peer(RPCRDMA2_SERVER,
+				      (struct sockaddr *)&c->b.xprt.xpt_remote,
+				      RPCRDMA2_LOG_SETTLED,
+				      jhash_3words(c->conn.vers,
+						   c->conn.send_inline,
+						   c->conn.recv_inline, 0)))
+			pr_info("rpcrdma2: client %pISc settled RPC-over-RDMA version %u, inline %u/%u\n",
+				&c->b.xprt.xpt_remote, c->conn.vers,
+				c->conn.send_inline, c->conn.recv_inline);
 	}
 	return n == RPCRDMA2_NEGO_RPC;
 }

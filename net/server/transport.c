@@ -58,6 +58,7 @@
 
 #include "rpcrdma2.h"
 #include "server/server.h"
+#include "shared/log.h"
 #include <trace/events/rpcrdma2.h>
 
 /*
@@ -322,6 +323,23 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	return rdma_accept(c->b.id, &param);
 }
 
+/* What the operator can do about a connection that could not be set up. */
+#define RR2S_HINT_NO_MEM "the server is short of memory: lower /proc/sys/sunrpc/svc_rdma/max_requests or max_req_size"
+#define RR2S_HINT_QUEUES "the RDMA device cannot hold the connection's queues: check its limits (ibv_devinfo -v: max_qp_wr, max_cqe)"
+#define RR2S_HINT_OTHER "check the RDMA device (rdma link show; rdma resource show) and the client"
+
+static const char *rr2s_accept_hint(int err)
+{
+	switch (err) {
+	case -ENOMEM:
+		return RR2S_HINT_NO_MEM;
+	case -EINVAL:
+		return RR2S_HINT_QUEUES;
+	default:
+		return RR2S_HINT_OTHER;
+	}
+}
+
 static struct svc_xprt *rr2s_accept(struct svc_xprt *lxprt)
 {
 	struct rr2s_listener *l = rr2s_listener(lxprt);
@@ -360,6 +378,12 @@ static struct svc_xprt *rr2s_accept(struct svc_xprt *lxprt)
 		rdma_reject(c->b.id, NULL, 0, IB_CM_REJ_CONSUMER_DEFINED);
 	rdma_unlock_handler(c->b.id);
 	trace_rpcrdma2_svc_accept(&c->b.xprt.xpt_remote, ret);
+	if (ret && rpcrdma2_log_peer(RPCRDMA2_SERVER,
+				     (struct sockaddr *)&c->b.xprt.xpt_remote,
+				     RPCRDMA2_LOG_FAILED, -ret))
+		pr_warn("rpcrdma2: cannot accept a connection from %pISc (%pe): %s\n",
+			&c->b.xprt.xpt_remote, ERR_PTR(ret),
+			rr2s_accept_hint(ret));
 	if (ret) {
 		/* svc_xprt_init() took a reference on the namespace */
 		put_net_track(c->b.xprt.xpt_net, &c->b.xprt.ns_tracker);
@@ -586,6 +610,7 @@ static struct svc_xprt *rr2s_create(struct svc_serv *serv, struct net *net,
 {
 	struct rr2s_listener *l;
 	struct rdma_cm_id *id;
+	int ret;
 
 	if (salen > sizeof(l->addr))
 		return ERR_PTR(-EINVAL);
@@ -602,6 +627,14 @@ static struct svc_xprt *rr2s_create(struct svc_serv *serv, struct net *net,
 
 	id = rr2s_listen_id(l);
 	if (IS_ERR(id)) {
+		ret = PTR_ERR(id);
+		/* nfsd tries IPv6 too and expects this error where there is none */
+		if (ret != -EAFNOSUPPORT)
+			pr_warn("rpcrdma2: cannot listen on %pISpc (%pe): %s\n", sa,
+				id,
+				ret == -EADDRINUSE ?
+				"the port is taken: stop the other listener (rpc.nfsd 0) first" :
+				"check that an RDMA device has this address (rdma link show; ip addr)");
 		/* svc_xprt_init() took a reference on the namespace */
 		put_net_track(l->b.xprt.xpt_net, &l->b.xprt.ns_tracker);
 		kfree(l);

@@ -2004,8 +2004,9 @@ static void rr2r_backchannel_brs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bc->status, 0);
 }
 
-/* ---- knobs and counters (/proc/sys/sunrpc/svc_rdma) ---- */
+/* ---- knobs and counters (/proc/sys/sunrpc, /proc/sys/sunrpc/svc_rdma) ---- */
 
+/* The server's file @name, or the client's: the names do not overlap. */
 static struct ctl_table *rr2r_sysctl(struct kunit *test, const char *name)
 {
 	size_t i;
@@ -2013,6 +2014,9 @@ static struct ctl_table *rr2r_sysctl(struct kunit *test, const char *name)
 	for (i = 0; i < rpcrdma2_svc_sysctl_size; i++)
 		if (!strcmp(rpcrdma2_svc_sysctl[i].procname, name))
 			return &rpcrdma2_svc_sysctl[i];
+	for (i = 0; i < rpcrdma2_clnt_sysctl_size; i++)
+		if (!strcmp(rpcrdma2_clnt_sysctl[i].procname, name))
+			return &rpcrdma2_clnt_sysctl[i];
 	KUNIT_FAIL(test, "no sysctl %s", name);
 	return NULL;
 }
@@ -2052,16 +2056,19 @@ static void rr2r_knobs_reset(void *data)
 	rr2s_knobs_reset();
 }
 
-/*
- * The server's connection for a raw client, found by its port, which
- * the rdma_cm port space keeps unique: the address as the two ends see
- * it did not compare equal over rxe.
- */
-static struct rr2s_conn *rr2r_svc_conn(struct kunit *test,
-				       struct rpcrdma2_test_conn *raw)
+static void rr2r_clnt_knobs_reset(void *data)
 {
-	struct sockaddr *sa = (struct sockaddr *)
-			      &raw->client.id->route.addr.src_addr;
+	rr2c_knobs_reset();
+}
+
+/*
+ * The server's connection for a client whose end is @sa, found by its
+ * port, which the rdma_cm port space keeps unique: the address as the
+ * two ends see it did not compare equal over rxe.
+ */
+static struct rr2s_conn *rr2r_svc_conn_from(struct kunit *test,
+					    struct sockaddr *sa)
+{
 	struct svc_serv *serv = rr2r_svc.serv;
 	struct rr2s_conn *found = NULL;
 	struct svc_xprt *x;
@@ -2076,6 +2083,14 @@ static struct rr2s_conn *rr2r_svc_conn(struct kunit *test,
 	spin_unlock_bh(&serv->sv_lock);
 	KUNIT_ASSERT_NOT_NULL_MSG(test, found, "no connection from %pISpc", sa);
 	return found;
+}
+
+/* The server's connection for a raw client. */
+static struct rr2s_conn *rr2r_svc_conn(struct kunit *test,
+				       struct rpcrdma2_test_conn *raw)
+{
+	return rr2r_svc_conn_from(test, (struct sockaddr *)
+				  &raw->client.id->route.addr.src_addr);
 }
 
 /* A NULL Call from @raw (Version 2, settled); its Reply's grant. */
@@ -2176,6 +2191,141 @@ static void rr2r_svc_knobs_apply_to_new_connections(struct kunit *test)
 			16 + RR2S_BC_SLOTS + RPCRDMA2_RECV_EXTRA);
 	KUNIT_EXPECT_EQ(test, c->ep.attr.recv_size, 8192);
 	KUNIT_EXPECT_LE(test, c->ord, 1);
+}
+
+/* What a client connection uses, and what the server sees of it. */
+static void rr2r_expect_clnt_conn(struct kunit *test, struct rpc_clnt *clnt,
+				  u32 slots, u32 credits, u32 rsize, u32 ssize)
+{
+	struct rr2c *r = rr2c(rr2r_xprt(clnt));
+	struct rr2s_conn *c;
+
+	KUNIT_ASSERT_NOT_NULL(test, r->id);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_version(&r->xprt),
+			RPCRDMA2_VERS_2);
+	KUNIT_EXPECT_EQ(test, r->nr_slots, slots);
+	KUNIT_EXPECT_EQ(test, r->xprt.max_reqs, slots);
+	/* V2-CRED-01: a Receive per credit, plus the extra ones */
+	KUNIT_EXPECT_EQ(test, r->credits, credits);
+	KUNIT_EXPECT_EQ(test, r->ep.attr.nr_recv,
+			credits + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA);
+	KUNIT_EXPECT_EQ(test, r->local.credits,
+			rpcrdma2_credit_out(RPCRDMA2_VERS_2, credits));
+	/* the server grants 32 at first: the client uses no more than asked */
+	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_grant(&r->xprt),
+			min_t(u32, credits, RR2S_CREDITS_INIT));
+	KUNIT_EXPECT_EQ(test, r->ep.attr.recv_size, rsize);
+	KUNIT_EXPECT_EQ(test, r->ep.attr.send_size, ssize);
+	/* V2-INLINE-08: the server's Send size and Receive size are 4096 */
+	KUNIT_EXPECT_EQ(test, r->conn.recv_inline, min_t(u32, rsize, 4096));
+	KUNIT_EXPECT_EQ(test, r->conn.send_inline, min_t(u32, ssize, 4096));
+
+	/* CMP-CMPD-11/12 and V2-INLINE-06/07, as the server received them */
+	c = rr2r_svc_conn_from(test, (struct sockaddr *)
+			       &r->id->route.addr.src_addr);
+	KUNIT_EXPECT_EQ(test, c->conn.peer_pdata.recv_size, rsize);
+	KUNIT_EXPECT_EQ(test, c->conn.peer_pdata.send_size, ssize);
+	KUNIT_EXPECT_EQ(test, c->conn.peer_props.rbsiz, rsize);
+	KUNIT_EXPECT_EQ(test, c->conn.peer_props.sbsiz, ssize);
+	KUNIT_EXPECT_EQ(test, c->conn.send_inline, min_t(u32, rsize, 4096));
+}
+
+/*
+ * rdma_slot_table_entries, rdma_max_inline_read, rdma_max_inline_write:
+ * out-of-range writes are refused and change nothing.  A change applies
+ * to the next connection: the credits it asks for and takes
+ * (V2-CRED-01), its Receives, and the sizes of its Receive and Send
+ * buffers, which its RFC 8797 record (CMP-CMPD-11) and CONNPROP
+ * (V2-INLINE-06, V2-INLINE-07) tell the server, who keeps its Sends
+ * within them (V2-INLINE-08).  The slot count is the transport's, from
+ * its creation.  A connection made before keeps what it had
+ * (CMP-CMPD-04); when it reconnects, it takes the new values
+ * (CMP-CMPD-05).  The smallest values (4 slots, 1024 octets) carry
+ * every size too.
+ */
+static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
+{
+	static const char * const refused[][2] = {
+		{ "rdma_slot_table_entries", "3" },
+		{ "rdma_slot_table_entries", "16385" },
+		{ "rdma_max_inline_read", "1023" },
+		{ "rdma_max_inline_read", "65537" },
+		{ "rdma_max_inline_write", "-1" },
+		{ "rdma_max_inline_write", "65537" },
+	};
+	static const u32 sizes[] = { 0, 1000, 2100, 3500, 9000, 70000 };
+	struct rpc_clnt *old, *new;
+	struct page **pages;
+	u32 i;
+
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_clnt_knobs_reset,
+							   NULL));
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "rdma_slot_table_entries"),
+			128);
+	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "rdma_max_inline_read"),
+			4096);
+	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "rdma_max_inline_write"),
+			4096);
+
+	pages = rr2r_pages(test);
+	old = rr2r_clnt(test);
+	rr2r_roundtrip(test, old, pages, 1000);
+	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_CREDITS, 4096, 4096);
+
+	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
+						   "rdma_slot_table_entries",
+						   "16"));
+	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test, "rdma_max_inline_read",
+						   "2048"));
+	/* rounded down to what the RFC 8797 record can say (E-25) */
+	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
+						   "rdma_max_inline_write",
+						   "3100"));
+	for (i = 0; i < ARRAY_SIZE(refused); i++)
+		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+				    rr2r_sysctl_write(test, refused[i][0],
+						      refused[i][1]),
+				    "%s=%s", refused[i][0], refused[i][1]);
+	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "rdma_slot_table_entries"),
+			16);
+	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "rdma_max_inline_read"),
+			2048);
+	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "rdma_max_inline_write"),
+			3100);
+
+	/* the live connection keeps what it had, and works */
+	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_CREDITS, 4096, 4096);
+	rr2r_roundtrip(test, old, pages, 9000);
+
+	/* a new transport: its slots, credits and sizes follow the knobs */
+	new = rr2r_clnt(test);
+	rr2r_expect_clnt_conn(test, new, 16, 16, 2048, 3072);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		rr2r_roundtrip(test, new, pages, sizes[i]);
+
+	/* the old transport's next connection takes them, but not its slots */
+	xprt_force_disconnect(rr2r_xprt(old));
+	rr2r_roundtrip(test, old, pages, 1000);
+	KUNIT_EXPECT_EQ(test, rr2r_xprt(old)->stat.connect_count, 2);
+	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, 16, 2048, 3072);
+	rr2r_expect_pool_full(test, rr2r_xprt(new));
+
+	/* the smallest values work too: 4 slots, 1024-octet messages */
+	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
+						   "rdma_slot_table_entries",
+						   "4"));
+	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test, "rdma_max_inline_read",
+						   "1024"));
+	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
+						   "rdma_max_inline_write",
+						   "1024"));
+	new = rr2r_clnt(test);
+	rr2r_expect_clnt_conn(test, new, 4, 4, 1024, 1024);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		rr2r_roundtrip(test, new, pages, sizes[i]);
+	rr2r_expect_pool_full(test, rr2r_xprt(new));
 }
 
 static const char * const rr2r_counters[] = {
@@ -2546,6 +2696,8 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_knobs_apply_to_new_connections,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_counters_move, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_clnt_knobs_apply_to_new_connections,
+			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM_ATTR(rr2r_svc_flood, rr2r_link_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	/* last: it takes the devices away and brings them back */

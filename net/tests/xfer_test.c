@@ -8,13 +8,17 @@
  *     number of acknowledgments for every sequence length
  *     (V2-CRED-04/10, E-14, E-31);
  *   - cutting a message into Sends and putting it back together with
- *     the codec and the reassembly rules (V2-CONT-01..03, V2-INLINE-08).
+ *     the codec and the reassembly rules (V2-CONT-01..03, V2-INLINE-08);
+ *   - and net/shared/log.c: one kernel log line per peer and outcome.
  */
 
 #include <kunit/test.h>
+#include <linux/in.h>
+#include <linux/in6.h>
 #include <linux/slab.h>
 
 #include "shared/cont.h"
+#include "shared/log.h"
 #include "shared/xfer.h"
 
 static void rr2x_credit_words(struct kunit *test)
@@ -190,6 +194,64 @@ static void rr2x_v1_inline_only(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rpcrdma2_tx_next(&tx, buf, &len), -EMSGSIZE);
 }
 
+static void rr2x_log_reset(void *data)
+{
+	rpcrdma2_log_test_reset();
+}
+
+/*
+ * A line about a peer is printed once per outcome, whatever the port
+ * and however often the same outcome comes back; a new outcome, the
+ * other event or the other half prints again, and after the other
+ * event the first one is reported again.
+ */
+static void rr2x_log_once_per_peer_and_outcome(struct kunit *test)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(0xc0000207),
+				 .sin_port = htons(700) };
+	struct sockaddr_in a2 = a, b = a;
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6 };
+	struct sockaddr *sa = (struct sockaddr *)&a;
+	const enum rpcrdma2_role srv = RPCRDMA2_SERVER;
+
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rr2x_log_reset,
+							   NULL));
+	rpcrdma2_log_test_reset();
+	a2.sin_port = htons(701);
+	b.sin_addr.s_addr = htonl(0xc0000208);
+	a6.sin6_addr.s6_addr[15] = 7;
+
+	KUNIT_EXPECT_TRUE(test, rpcrdma2_log_peer(srv, sa,
+						  RPCRDMA2_LOG_SETTLED, 2));
+	KUNIT_EXPECT_FALSE(test, rpcrdma2_log_peer(srv, sa,
+						   RPCRDMA2_LOG_SETTLED, 2));
+	/* another connection from the same client: another port */
+	KUNIT_EXPECT_FALSE(test, rpcrdma2_log_peer(srv, (struct sockaddr *)&a2,
+						   RPCRDMA2_LOG_SETTLED, 2));
+	/* another client, the other half, an IPv6 peer */
+	KUNIT_EXPECT_TRUE(test, rpcrdma2_log_peer(srv, (struct sockaddr *)&b,
+						  RPCRDMA2_LOG_SETTLED, 2));
+	KUNIT_EXPECT_TRUE(test, rpcrdma2_log_peer(RPCRDMA2_CLIENT, sa,
+						  RPCRDMA2_LOG_SETTLED, 2));
+	KUNIT_EXPECT_TRUE(test, rpcrdma2_log_peer(srv, (struct sockaddr *)&a6,
+						  RPCRDMA2_LOG_SETTLED, 2));
+	/* a new outcome */
+	KUNIT_EXPECT_TRUE(test, rpcrdma2_log_peer(srv, sa,
+						  RPCRDMA2_LOG_SETTLED, 1));
+	KUNIT_EXPECT_FALSE(test, rpcrdma2_log_peer(srv, sa,
+						   RPCRDMA2_LOG_SETTLED, 1));
+	/* a failure, once; then the next success is reported again */
+	KUNIT_EXPECT_TRUE(test, rpcrdma2_log_peer(srv, sa,
+						  RPCRDMA2_LOG_FAILED, ENOMEM));
+	KUNIT_EXPECT_FALSE(test, rpcrdma2_log_peer(srv, (struct sockaddr *)&a2,
+						   RPCRDMA2_LOG_FAILED, ENOMEM));
+	KUNIT_EXPECT_TRUE(test, rpcrdma2_log_peer(srv, sa,
+						  RPCRDMA2_LOG_SETTLED, 1));
+	KUNIT_EXPECT_TRUE(test, rpcrdma2_log_peer(srv, sa,
+						  RPCRDMA2_LOG_FAILED, ENOMEM));
+}
+
 static struct kunit_case rr2x_cases[] = {
 	KUNIT_CASE(rr2x_credit_words),
 	KUNIT_CASE(rr2x_window_blocks_until_ack),
@@ -198,6 +260,7 @@ static struct kunit_case rr2x_cases[] = {
 	KUNIT_CASE(rr2x_v2_cut_and_join),
 	KUNIT_CASE(rr2x_v1_inline_only),
 	KUNIT_CASE(rr2x_holes_map),
+	KUNIT_CASE(rr2x_log_once_per_peer_and_outcome),
 	{}
 };
 

@@ -10,6 +10,10 @@
 # big=MiB (size of the large file, default 16), mountopts=A:B (extra
 # mount options), rdmavers=N / server.rdmavers=N / client.rdmavers=N.
 #
+# With rpcrdma2 as the client, the client knobs are checked last: their
+# defaults, an out-of-range write refused, and a mount made after a
+# write using the new values (mountstats) and moving data.
+#
 # Roles:  single  nfsd and the client in one guest, over one rxe device
 #         server  nfsd; waits for the client, then verifies on its own
 #                 disk what the client wrote
@@ -49,6 +53,56 @@ rr2_client_run() {
 		rr2_info "v$vers after I/O: $(rr2_mount_rdma2 "$dir")"
 		rr2_check "umount.v$vers" umount "$dir"
 	done
+	[ "$RR2_MOD" = ours ] && rr2_client_knobs
+}
+
+RR2_KNOBS="rdma_slot_table_entries rdma_max_inline_read rdma_max_inline_write"
+
+# The client knobs' values, on one line.
+rr2_knobs() {
+	local k
+	for k in $RR2_KNOBS; do printf "%s " "$(cat "/proc/sys/sunrpc/$k")"; done
+}
+
+rr2_knobs_set() {
+	local k v
+	for k in $RR2_KNOBS; do
+		v=$1 && shift
+		echo "$v" > "/proc/sys/sunrpc/$k" || return 1
+	done
+}
+
+# The mount at $1 uses the values rr2_client_knobs wrote.
+rr2_knobs_applied() {
+	rr2_mount_rdma2 "$1" | grep -q ' inline 2048/2048 credits 16 slots 16 '
+}
+
+# 4 MiB through the mount at $1, read back from the server.
+rr2_knobs_io() {
+	local dir=$1
+	head -c $((4 << 20)) /dev/urandom > /tmp/knobs.data &&
+	mkdir -p "$dir/knobs" && cp /tmp/knobs.data "$dir/knobs/" &&
+	umount "$dir" && rr2_mount 4.2 "$dir" /export/v4.2 &&
+	cmp /tmp/knobs.data "$dir/knobs/knobs.data" &&
+	rm -rf "$dir/knobs"
+}
+
+# /proc/sys/sunrpc/rdma_*: a mount made after a write uses the values.
+rr2_client_knobs() {
+	local dir=/mnt/knobs
+	rr2_check knobs.defaults test "$(rr2_knobs)" = "128 4096 4096 "
+	rr2_check knobs.out-of-range-refused sh -c \
+		'! echo 65537 > /proc/sys/sunrpc/rdma_max_inline_read &&
+		 ! echo 3 > /proc/sys/sunrpc/rdma_slot_table_entries'
+	rr2_check knobs.write rr2_knobs_set 16 2048 2048
+	rr2_check knobs.read-back test "$(rr2_knobs)" = "16 2048 2048 "
+	if rr2_check knobs.mount rr2_mount 4.2 "$dir" /export/v4.2; then
+		rr2_info "knobs: $(rr2_mount_rdma2 "$dir")"
+		rr2_check knobs.applied rr2_knobs_applied "$dir"
+		rr2_check knobs.io rr2_knobs_io "$dir"
+		umount "$dir"
+	fi
+	rr2_check knobs.reset rr2_knobs_set 128 4096 4096
 }
 
 # With rpcrdma2 as the client, the version it settled on shows in
