@@ -56,7 +56,33 @@ module_param_cb(rdmavers, &rpcrdma2_rdmavers_ops, &rpcrdma2_rdmavers, 0644);
 MODULE_PARM_DESC(rdmavers,
 		 "Highest RPC-over-RDMA version offered and accepted on new connections (1 or 2, default 2)");
 
+/*
+ * The seed 004 characteristics exchange (net/shared/xch.c): off by
+ * default, read once per connection when it settles Version 2.
+ */
+static bool rpcrdma2_xchar;
+module_param_named(xchar, rpcrdma2_xchar, bool, 0644);
+MODULE_PARM_DESC(xchar,
+		 "Run the experimental seed 004 transport-characteristics exchange on new Version 2 connections (0 or 1, default 0)");
+
+/**
+ * rpcrdma2_xchar_enabled - may new connections run the exchange?
+ *
+ * Read once per connection; a change applies to connections settled
+ * after it.
+ */
+bool rpcrdma2_xchar_enabled(void)
+{
+	return READ_ONCE(rpcrdma2_xchar);
+}
+
 #if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+/* KUnit: the parameter, as "echo 1 > .../parameters/xchar" sets it. */
+void rpcrdma2_test_set_xchar(bool on)
+{
+	WRITE_ONCE(rpcrdma2_xchar, on);
+}
+
 static unsigned int rpcrdma2_test_cap[2] = { RPCRDMA2_VERS_2, RPCRDMA2_VERS_2 };
 
 /* KUnit runs both halves in one kernel: let a case cap each on its own. */
