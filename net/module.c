@@ -65,24 +65,36 @@ module_param_named(xchar, rpcrdma2_xchar, bool, 0644);
 MODULE_PARM_DESC(xchar,
 		 "Run the experimental seed 004 transport-characteristics exchange on new Version 2 connections (0 or 1, default 0)");
 
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+static bool rpcrdma2_test_xchar_off[2];
+
+/* KUnit runs both halves in one kernel: the parameter, per role. */
+void rpcrdma2_test_set_xchar(bool clnt, bool svc)
+{
+	WRITE_ONCE(rpcrdma2_test_xchar_off[RPCRDMA2_CLIENT], !clnt);
+	WRITE_ONCE(rpcrdma2_test_xchar_off[RPCRDMA2_SERVER], !svc);
+	WRITE_ONCE(rpcrdma2_xchar, clnt || svc);
+}
+#endif
+
 /**
  * rpcrdma2_xchar_enabled - may new connections run the exchange?
+ * @role: the client or the server half
  *
  * Read once per connection; a change applies to connections settled
  * after it.
  */
-bool rpcrdma2_xchar_enabled(void)
+bool rpcrdma2_xchar_enabled(enum rpcrdma2_role role)
 {
-	return READ_ONCE(rpcrdma2_xchar);
+	bool on = READ_ONCE(rpcrdma2_xchar);
+
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+	on = on && !READ_ONCE(rpcrdma2_test_xchar_off[role]);
+#endif
+	return on;
 }
 
 #if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-/* KUnit: the parameter, as "echo 1 > .../parameters/xchar" sets it. */
-void rpcrdma2_test_set_xchar(bool on)
-{
-	WRITE_ONCE(rpcrdma2_xchar, on);
-}
-
 static unsigned int rpcrdma2_test_cap[2] = { RPCRDMA2_VERS_2, RPCRDMA2_VERS_2 };
 
 /* KUnit runs both halves in one kernel: let a case cap each on its own. */

@@ -366,8 +366,8 @@ static void rr2c_xch_start(struct rr2c *r)
 {
 	u8 msg[128];
 
-	rpcrdma2_xch_start(&r->conn, &r->local, rpcrdma2_xchar_enabled(),
-			   true);
+	rpcrdma2_xch_start(&r->conn, &r->local,
+			   rpcrdma2_xchar_enabled(RPCRDMA2_CLIENT), true);
 	rr2c_xch_send(r, RDMA2_XCH_INITXCH, msg,
 		      rpcrdma2_xch_hello(&r->conn,
 					 rpcrdma2_credit_out(RPCRDMA2_VERS_2,

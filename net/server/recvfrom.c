@@ -348,8 +348,8 @@ static void rr2s_xch_start(struct rr2s_conn *c)
 {
 	u8 msg[128];
 
-	rpcrdma2_xch_start(&c->conn, &c->local, rpcrdma2_xchar_enabled(),
-			   false);
+	rpcrdma2_xch_start(&c->conn, &c->local,
+			   rpcrdma2_xchar_enabled(RPCRDMA2_SERVER), false);
 	c->xch_knob = rr2s_knob_recv_size();
 	rr2s_xch_send(c, RDMA2_XCH_INITXCH, msg,
 		      rpcrdma2_xch_hello(&c->conn, rr2s_credit(c), msg,

@@ -7,9 +7,12 @@
  * connection has settled, when an RDMA2_XCH_* message or an error
  * comes, and when they want to ask or tell the peer something.  The
  * codec (xchar.c) carries the four operations on header types from the
- * experimental range (E-19) and decodes them only while the exchange is
- * on for the connection; otherwise they draw INVAL_HTYPE, as any
- * unknown header type does (XCH-XOP-11).
+ * experimental range (E-19, XCH-XOP-27) and decodes them only while the
+ * exchange is on for the connection; otherwise they draw INVAL_HTYPE,
+ * as any unknown header type does (XCH-XOP-11).  All four are taken
+ * whenever it is on (XCH-XOP-13).  Characteristics travel in the clear
+ * like the rest of the header (XCH-SEC-01): a man in the middle could
+ * lower the thresholds, never raise them above what Version 2 settled.
  *
  * When.  The exchange is off unless the xchar module parameter was on
  * when the connection settled, and never on Version 1.  The first
@@ -37,11 +40,11 @@
  * the send limit becomes min(settled, peer RBSIZ, our pending REQXCH's
  * RBSIZ) (V2-INLINE-08, XCH-INLINE-04), the receive limit
  * min(settled, our RBSIZ), and the peer's BRS min(settled, its XCHAR_BRS
- * mapped back: INLINE as CONT).  On Version 2, remote invalidation is
- * per Call (rdma_inv_handle, E-20); a requester that explicitly says
- * XCHAR_REQREMINV = FALSE vetoes Send With Invalidate for its Replies
- * (XCH-RINV-01), and TRUE adds nothing to the per-Call rules
- * (XCH-RINV-02).  An RBSIZ below 1024 is not believed.
+ * mapped back: INLINE as CONT, XCH-RDIR-01).  On Version 2, remote
+ * invalidation is per Call (rdma_inv_handle, E-20); a requester that
+ * explicitly says XCHAR_REQREMINV = FALSE vetoes Send With Invalidate
+ * for its Replies (XCH-RINV-01), and TRUE adds nothing to the per-Call
+ * rules (XCH-RINV-02).  An RBSIZ below 1024 is not believed.
  *
  * Refused.  An INVAL_HTYPE answering our INITXCH or UPDXCH means the
  * peer does not take the exchange (XCH-XOP-11): it goes off for the
@@ -120,7 +123,10 @@ static bool xch_apply(struct rpcrdma2_conn *c)
 	return changed;
 }
 
-/* Take the characteristics the peer announced (XCH-XOP-05, -17). */
+/*
+ * Take the characteristics the peer announced; unknown ones were
+ * skipped by the codec (XCH-XOP-05, XCH-XOP-17).
+ */
 static void xch_merge(struct rpcrdma2_xch *x, const struct rpcrdma2_xchars *in)
 {
 	if ((in->present & XBIT(XCHAR_RBSIZ)) &&
