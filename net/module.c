@@ -67,6 +67,44 @@ module_param_cb(rdmavers, &rpcrdma2_rdmavers_ops, &rpcrdma2_rdmavers, 0644);
 MODULE_PARM_DESC(rdmavers,
 		 "Highest RPC-over-RDMA version offered and accepted on new connections (1 or 2, default 2)");
 
+/*
+ * The seed 004 characteristics exchange (net/shared/xch.c): off by
+ * default, read once per connection when it settles Version 2.
+ */
+static bool rpcrdma2_xchar;
+module_param_named(xchar, rpcrdma2_xchar, bool, 0644);
+MODULE_PARM_DESC(xchar,
+		 "Run the experimental seed 004 transport-characteristics exchange on new Version 2 connections (0 or 1, default 0)");
+
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+static bool rpcrdma2_test_xchar_off[2];
+
+/* KUnit runs both halves in one kernel: the parameter, per role. */
+void rpcrdma2_test_set_xchar(bool clnt, bool svc)
+{
+	WRITE_ONCE(rpcrdma2_test_xchar_off[RPCRDMA2_CLIENT], !clnt);
+	WRITE_ONCE(rpcrdma2_test_xchar_off[RPCRDMA2_SERVER], !svc);
+	WRITE_ONCE(rpcrdma2_xchar, clnt || svc);
+}
+#endif
+
+/**
+ * rpcrdma2_xchar_enabled - may new connections run the exchange?
+ * @role: the client or the server half
+ *
+ * Read once per connection; a change applies to connections settled
+ * after it.
+ */
+bool rpcrdma2_xchar_enabled(enum rpcrdma2_role role)
+{
+	bool on = READ_ONCE(rpcrdma2_xchar);
+
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+	on = on && !READ_ONCE(rpcrdma2_test_xchar_off[role]);
+#endif
+	return on;
+}
+
 #if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
 static unsigned int rpcrdma2_test_cap[2] = { RPCRDMA2_VERS_2, RPCRDMA2_VERS_2 };
 

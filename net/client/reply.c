@@ -339,6 +339,73 @@ static void rr2c_recv_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 	rr2c_reply_copy(r, hdr->xid, NULL, 0, &off, true, rr2c_errno(hdr), rv);
 }
 
+/* ---- the seed 004 characteristics exchange (shared/xch.c), opt-in ---- */
+
+static void rr2c_xch_send(struct rr2c *r, u32 htype, const void *msg, u32 len)
+{
+	if (!len)
+		return;
+	trace_rpcrdma2_xch_sent(&r->xprt.addr, htype, get_unaligned_be32(msg));
+	rr2c_send_ctrl(r, msg, len);
+}
+
+static void rr2c_xch_applied(struct rr2c *r)
+{
+	trace_rpcrdma2_xch_applied(&r->xprt.addr, r->conn.send_inline,
+				   r->conn.recv_inline, r->conn.peer_props.brs,
+				   rpcrdma2_xch_no_reminv(&r->conn));
+}
+
+/*
+ * The version has just settled, in this work item, so no message of
+ * the server's is taken before the exchange is set up.  With the xchar
+ * parameter on and Version 2, our INITXCH goes before any RPC
+ * (XCH-XOP-16).
+ */
+static void rr2c_xch_start(struct rr2c *r)
+{
+	u8 msg[128];
+
+	rpcrdma2_xch_start(&r->conn, &r->local,
+			   rpcrdma2_xchar_enabled(RPCRDMA2_CLIENT), true);
+	rr2c_xch_send(r, RDMA2_XCH_INITXCH, msg,
+		      rpcrdma2_xch_hello(&r->conn,
+					 rpcrdma2_credit_out(RPCRDMA2_VERS_2,
+							     RR2C_CREDITS),
+					 msg, sizeof(msg)));
+}
+
+/* An RDMA2_XCH_* message, accepted because the exchange is on. */
+static void rr2c_xch_recv(struct rr2c *r, const struct rpcrdma2_hdr *hdr)
+{
+	u32 credit = rpcrdma2_credit_out(r->conn.vers, RR2C_CREDITS);
+	u8 out[128];
+	u32 outlen;
+	int act;
+
+	trace_rpcrdma2_xch_received(&r->xprt.addr, hdr->htype, hdr->xid);
+	act = rpcrdma2_xch_recv(&r->conn, hdr, credit, out, sizeof(out),
+				&outlen);
+	if (act & RPCRDMA2_XCH_ANSWER)
+		rr2c_xch_send(r, RDMA2_XCH_RESPXCH, out, outlen);
+	if (act & RPCRDMA2_XCH_APPLIED)
+		rr2c_xch_applied(r);
+}
+
+/*
+ * An INVAL_HTYPE for one of our exchange messages: the server does not
+ * take the exchange (XCH-XOP-11), no RPC failed.  Returns true if so.
+ */
+static bool rr2c_xch_refused(struct rr2c *r, const struct rpcrdma2_hdr *hdr)
+{
+	if (!rpcrdma2_xch_refused(&r->conn, hdr))
+		return false;
+	/* our xid names the operation refused (RPCRDMA2_XCH_XID) */
+	trace_rpcrdma2_xch_refused(&r->xprt.addr, hdr->xid, hdr->xid);
+	rr2c_xch_applied(r);
+	return true;
+}
+
 static void rr2c_negotiate(struct rr2c *r, const void *buf, u32 len)
 {
 	u8 out[RPCRDMA2_HDRLEN_ERR_MAX];
@@ -364,6 +431,8 @@ static void rr2c_negotiate(struct rr2c *r, const void *buf, u32 len)
 		 */
 		r->nego_grant = rpcrdma2_credit_in(RPCRDMA2_VERS_2, word);
 	}
+	if (n == RPCRDMA2_NEGO_DONE)
+		rr2c_xch_start(r);
 	r->nego = n;
 	complete(&r->nego_done);
 }
@@ -617,6 +686,7 @@ static void rr2c_recv_rejected(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 static void rr2c_recv_done(struct rpcrdma2_recv *rv)
 {
 	struct rr2c *r = rv->ep->priv;
+	struct rpcrdma2_limits lim = rr2c_reply_limits;
 	struct rpcrdma2_hdr hdr;
 	int ret;
 
@@ -639,8 +709,8 @@ static void rr2c_recv_done(struct rpcrdma2_recv *rv)
 		rr2c_negotiate(r, rv->buf, rv->len);
 		goto repost;
 	}
-	ret = rpcrdma2_decode_hdr(rv->buf, rv->len, r->conn.vers,
-				  &rr2c_reply_limits, &hdr);
+	lim.xchar = r->conn.xch.on;	/* else INVAL_HTYPE (XCH-XOP-11) */
+	ret = rpcrdma2_decode_hdr(rv->buf, rv->len, r->conn.vers, &lim, &hdr);
 	/* V2-RDIR-15: as a Responder the client takes no chunks */
 	if (!ret && rpcrdma2_hdr_has_chunks(&hdr) &&
 	    rr2c_is_reverse_call(&hdr, rv))
@@ -681,7 +751,8 @@ static void rr2c_recv_done(struct rpcrdma2_recv *rv)
 			rr2c_recv_msg(r, &hdr, rv);
 		break;
 	case RDMA2_ERROR:
-		rr2c_recv_error(r, &hdr, rv);
+		if (!rr2c_xch_refused(r, &hdr))
+			rr2c_recv_error(r, &hdr, rv);
 		break;
 	case RDMA2_NOMSG:
 		/* the codec let through only a NOMSG with chunks (E-07) */
@@ -691,6 +762,10 @@ static void rr2c_recv_done(struct rpcrdma2_recv *rv)
 		}
 		fallthrough;
 	default:
+		if (rpcrdma2_xch_htype(hdr.htype)) {	/* only when on */
+			rr2c_xch_recv(r, &hdr);
+			break;
+		}
 		r->stats.bad_hdrs++;
 		break;
 	}

@@ -952,10 +952,14 @@ static void rr2c_op_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 		   st->recvs, st->grants, st->errors,
 		   st->bad_hdrs, st->bad_xids, st->hellos, st->bc_calls,
 		   st->bc_dropped, st->aborted_seqs, st->errors_sent);
-	seq_printf(seq, "mrs_registered %llu mrs_remote_inv %llu mrs_local_inv %llu mrs_recovered %llu mrs_free %u mr_waits %llu bad_chunks %llu\n",
+	seq_printf(seq, "mrs_registered %llu mrs_remote_inv %llu mrs_local_inv %llu mrs_recovered %llu mrs_free %u mr_waits %llu bad_chunks %llu ",
 		   st->mrs_registered, st->mrs_remote_inv, st->mrs_local_inv,
 		   st->mrs_recovered, READ_ONCE(r->frwr.nfree), st->mr_waits,
 		   st->bad_chunks);
+	/* the seed 004 exchange on this connection (xchar=1) */
+	seq_printf(seq, "xch %s xch_sent %u xch_received %u\n",
+		   r->conn.xch.on ? "on" : r->conn.xch.refused ? "refused" :
+		   "off", r->conn.xch.sent, r->conn.xch.received);
 }
 
 static const struct rpc_timeout rr2c_timeout = {

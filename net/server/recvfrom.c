@@ -323,6 +323,90 @@ static bool rr2s_recv_call(struct rr2s_conn *c, struct rpcrdma2_recv *rv,
 	return false;
 }
 
+/* ---- the seed 004 characteristics exchange (shared/xch.c), opt-in ---- */
+
+static void rr2s_xch_send(struct rr2s_conn *c, u32 htype, const void *msg,
+			  u32 len)
+{
+	if (!len)
+		return;
+	trace_rpcrdma2_xch_sent(&c->b.xprt.xpt_remote, htype,
+				get_unaligned_be32(msg));
+	rr2s_send_ctrl(c, msg, len);
+}
+
+static void rr2s_xch_applied(struct rr2s_conn *c)
+{
+	trace_rpcrdma2_xch_applied(&c->b.xprt.xpt_remote, c->conn.send_inline,
+				   c->conn.recv_inline, c->conn.peer_props.brs,
+				   rpcrdma2_xch_no_reminv(&c->conn));
+}
+
+/*
+ * The version is settled and our CONNPROP, if any, is sent: with the
+ * xchar parameter on and Version 2, our INITXCH follows (XCH-XOP-16).
+ */
+static void rr2s_xch_start(struct rr2s_conn *c)
+{
+	u8 msg[128];
+
+	rpcrdma2_xch_start(&c->conn, &c->local,
+			   rpcrdma2_xchar_enabled(RPCRDMA2_SERVER), false);
+	c->xch_knob = rr2s_knob_recv_size();
+	rr2s_xch_send(c, RDMA2_XCH_INITXCH, msg,
+		      rpcrdma2_xch_hello(&c->conn, rr2s_credit(c), msg,
+					 sizeof(msg)));
+}
+
+/*
+ * max_req_size changed since the last message: an RBSIZ that a REQXCH
+ * lowered may rise again, up to the posted Receive size, with an
+ * UPDXCH (XCH-INLINE-02).  A smaller knob lowers nothing on an open
+ * connection (XCH-INLINE-03).
+ */
+static void rr2s_xch_knob(struct rr2s_conn *c)
+{
+	u32 knob = rr2s_knob_recv_size(), len;
+	u8 msg[64];
+
+	if (!c->conn.xch.on || knob == c->xch_knob)
+		return;
+	c->xch_knob = knob;
+	len = rpcrdma2_xch_update_rbsiz(&c->conn,
+					min(knob, c->conn.xch.rbsiz_max),
+					rr2s_credit(c), msg, sizeof(msg));
+	if (!len)
+		return;
+	rr2s_xch_send(c, RDMA2_XCH_UPDXCH, msg, len);
+	rr2s_xch_applied(c);
+}
+
+/* An RDMA2_XCH_* message, accepted because the exchange is on. */
+static void rr2s_xch_recv(struct rr2s_conn *c, const struct rpcrdma2_hdr *h)
+{
+	u8 out[128];
+	u32 outlen;
+	int act;
+
+	trace_rpcrdma2_xch_received(&c->b.xprt.xpt_remote, h->htype, h->xid);
+	act = rpcrdma2_xch_recv(&c->conn, h, rr2s_credit(c), out, sizeof(out),
+				&outlen);
+	if (act & RPCRDMA2_XCH_ANSWER)
+		rr2s_xch_send(c, RDMA2_XCH_RESPXCH, out, outlen);
+	if (act & RPCRDMA2_XCH_APPLIED)
+		rr2s_xch_applied(c);
+}
+
+/* An error: the client refusing the exchange (XCH-XOP-11)? */
+static void rr2s_recv_error(struct rr2s_conn *c, const struct rpcrdma2_hdr *h)
+{
+	if (!rpcrdma2_xch_refused(&c->conn, h))
+		return;				/* else never answered */
+	/* our xid names the operation refused (RPCRDMA2_XCH_XID) */
+	trace_rpcrdma2_xch_refused(&c->b.xprt.xpt_remote, h->xid, h->xid);
+	rr2s_xch_applied(c);
+}
+
 /*
  * The first message(s) of a connection settle its version.  Returns
  * true when the message is an RPC to process as usual.
@@ -344,6 +428,7 @@ static bool rr2s_negotiate(struct rr2s_conn *c, struct rpcrdma2_recv *rv)
 	else if (n == RPCRDMA2_NEGO_FAIL)
 		rr2s_close(c);
 	if (c->conn.vers && n != RPCRDMA2_NEGO_MORE) {
+		rr2s_xch_start(c);
 		rr2s_stat_inc(c->conn.vers == RPCRDMA2_VERS_1 ?
 			      RR2S_STAT_CONNS_V1 : RR2S_STAT_CONNS_V2);
 		trace_rpcrdma2_svc_settled(&c->b.xprt.xpt_remote,
@@ -366,6 +451,7 @@ static bool rr2s_negotiate(struct rr2s_conn *c, struct rpcrdma2_recv *rv)
 void rr2s_recv_done(struct rpcrdma2_recv *rv)
 {
 	struct rr2s_conn *c = rv->ep->priv;
+	struct rpcrdma2_limits lim;
 	struct rpcrdma2_hdr h;
 	int ret;
 
@@ -379,8 +465,9 @@ void rr2s_recv_done(struct rpcrdma2_recv *rv)
 	rpcrdma2_ep_recv_sync(rv);
 	if (!c->conn.vers && !rr2s_negotiate(c, rv))
 		goto repost;
-	ret = rpcrdma2_decode_hdr(rv->buf, rv->len, c->conn.vers,
-				  &rr2s_limits, &h);
+	lim = rr2s_limits;
+	lim.xchar = c->conn.xch.on;	/* else INVAL_HTYPE (XCH-XOP-11) */
+	ret = rpcrdma2_decode_hdr(rv->buf, rv->len, c->conn.vers, &lim, &h);
 	trace_rpcrdma2_recv(&c->b.xprt.xpt_remote, rv->len, ret, &h);
 	if (!ret && h.vers != c->conn.vers)
 		ret = RDMA2_ERR_VERS;			/* V2-FRAME-20 */
@@ -402,6 +489,7 @@ void rr2s_recv_done(struct rpcrdma2_recv *rv)
 		 */
 		goto repost;
 	}
+	rr2s_xch_knob(c);
 	if (rpcrdma2_is_credit_grant(&h)) {
 		bool ack;
 
@@ -418,7 +506,12 @@ void rr2s_recv_done(struct rpcrdma2_recv *rv)
 		if (rr2s_recv_call(c, rv, &h))
 			return;
 		break;
-	default:		/* RDMA2_ERROR: never answered */
+	case RDMA2_ERROR:
+		rr2s_recv_error(c, &h);
+		break;
+	default:		/* the codec let only RDMA2_XCH_* through */
+		if (rpcrdma2_xch_htype(h.htype))
+			rr2s_xch_recv(c, &h);
 		break;
 	}
 repost:

@@ -234,6 +234,8 @@ static u32 rr2s_inv_rkey(const struct rr2s_conn *c, const struct rr2s_chunks *ch
 {
 	if (!c->snd_w_inv)				/* CMP-RINV-01 */
 		return 0;
+	if (rpcrdma2_xch_no_reminv(&c->conn))		/* XCH-RINV-01 */
+		return 0;
 	if (c->conn.vers == RPCRDMA2_VERS_2) {
 		/* V2-RINV-01: only a handle of this very Call */
 		if (ch->inv_handle && rr2s_call_has_handle(ch, ch->inv_handle))

@@ -179,6 +179,7 @@ struct rr2s_conn {
 	struct list_head	rw_orphans;	/* posted in part, see rw.c */
 	u32			ord;		/* RDMA Reads in flight (IRD) */
 	bool			snd_w_inv;	/* Send With Invalidate allowed */
+	u32			xch_knob;	/* max_req_size last seen (xch) */
 
 	/* counters (read without locks, for the trace and tests) */
 	u64			read_chunks;	/* Read chunks pulled */

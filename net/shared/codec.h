@@ -82,6 +82,13 @@ struct rpcrdma2_xchars {
 	bool	reqreminv;
 	u32	brs;			/* BKREQSUP_* */
 	u32	unknown;		/* xcharvals skipped (XCH-XOP-05) */
+	/*
+	 * Where each known one was in the xcharspec (its last occurrence),
+	 * and how many xcharvals it held: a RESPXCH answers by position
+	 * (XCH-XOP-06, XCH-XOP-21).
+	 */
+	u32	count;
+	u32	pos[3];			/* by xcharid - 1 */
 };
 
 #define RPCRDMA2_XCH_SUBSET_WORDS	4	/* cap on an xcharsubset */

@@ -10,6 +10,7 @@
 
 #include "shared/codec.h"
 #include "shared/cont.h"
+#include "shared/xch.h"
 
 /*
  * Largest propset reassembled from a continued CONNPROP (V2-PROP-16).
@@ -41,6 +42,9 @@ struct rpcrdma2_conn {
 	bool			peer_props_seen; /* a CONNPROP came */
 	bool			own_props_rejected; /* BAD_PROPVAL (E-35) */
 	bool			peer_remote_inv;
+
+	/* the seed 004 exchange, opt-in (xch.c); off when zeroed */
+	struct rpcrdma2_xch	xch;
 
 	/* a continued CONNPROP being reassembled (V2-PROP-16) */
 	struct rpcrdma2_reasm	props_reasm;

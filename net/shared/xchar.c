@@ -31,8 +31,12 @@ static void xchars_default(struct rpcrdma2_xchars *c)
 	c->brs = BKREQSUP_INLINE;		/* XCH-XOP-07 */
 }
 
-/* One xcharval; unknown ids are skipped (XCH-XOP-05, XCH-XOP-26). */
-static int decode_xcharval(struct rr2_rd *r, struct rpcrdma2_xchars *c)
+/*
+ * One xcharval, element @pos of its xcharspec; unknown ids are skipped
+ * (XCH-XOP-05, XCH-XOP-26).
+ */
+static int decode_xcharval(struct rr2_rd *r, struct rpcrdma2_xchars *c,
+			   u32 pos)
 {
 	const u8 *data;
 	u32 which, dlen, v;
@@ -62,18 +66,26 @@ static int decode_xcharval(struct rr2_rd *r, struct rpcrdma2_xchars *c)
 		break;
 	}
 	c->present |= 1u << (which - 1);
+	c->pos[which - 1] = pos;
 	return 0;
 }
 
-static int decode_xcharspec(struct rr2_rd *r, struct rpcrdma2_xchars *c)
+/*
+ * An xcharspec of at most @max elements: a REQXCH's is answered by a
+ * RESPXCH whose subsets must cover every element (XCH-XOP-21), so it
+ * may not hold more than those can name.
+ */
+static int decode_xcharspec(struct rr2_rd *r, struct rpcrdma2_xchars *c,
+			    u32 max)
 {
 	u32 count, i;
 	int ret;
 
-	if (!rd_u32(r, &count) || count > rd_left(r) / 8)
+	if (!rd_u32(r, &count) || count > rd_left(r) / 8 || count > max)
 		return RDMA2_ERR_BAD_XDR;
+	c->count = count;
 	for (i = 0; i < count; i++) {
-		ret = decode_xcharval(r, c);
+		ret = decode_xcharval(r, c, i);
 		if (ret)
 			return ret;
 	}
@@ -113,12 +125,13 @@ int rpcrdma2_decode_xch(const void *buf, u32 len, u32 htype,
 	xchars_default(&m->chars);
 	switch (htype) {
 	case RDMA2_XCH_INITXCH:
-		ret = decode_xcharspec(&r, &m->chars);
+		ret = decode_xcharspec(&r, &m->chars, ~0U);
 		if (!ret)
 			ret = decode_subset(&r, m->subset[0]);
 		return ret;
 	case RDMA2_XCH_REQXCH:
-		return decode_xcharspec(&r, &m->chars);
+		return decode_xcharspec(&r, &m->chars,
+					32 * RPCRDMA2_XCH_SUBSET_WORDS);
 	case RDMA2_XCH_RESPXCH:
 		for (i = 0; i < 3; i++) {
 			ret = decode_subset(&r, m->subset[i]);
@@ -127,7 +140,7 @@ int rpcrdma2_decode_xch(const void *buf, u32 len, u32 htype,
 		}
 		return 0;
 	case RDMA2_XCH_UPDXCH:			/* XCH-XOP-23 */
-		ret = decode_xcharval(&r, &m->chars);
+		ret = decode_xcharval(&r, &m->chars, 0);
 		if (ret)
 			return ret;
 		if (!rd_u32(&r, &pendclr) || pendclr > 1)

@@ -153,8 +153,8 @@ static void rr2w_cleanup(void *data)
 	rpcrdma2_test_disconnect(&w->srv);
 }
 
-static struct rr2w *rr2w_start(struct kunit *test,
-			       enum rpcrdma2_test_pdata pdata)
+static struct rr2w *rr2w_start_n(struct kunit *test,
+				 enum rpcrdma2_test_pdata pdata, u32 nr_recv)
 {
 	const enum rpcrdma2_test_link *link = test->param_value;
 	struct rpcrdma2_test_env *env = &rr2w_envs[*link];
@@ -183,6 +183,7 @@ static struct rr2w *rr2w_start(struct kunit *test,
 	init_completion(&w->done);
 	rpcrdma2_test_conn_init(&w->srv, env);
 	w->srv.pdata = pdata;
+	w->srv.nr_recv = nr_recv;
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rr2w_cleanup,
 							   w));
 	KUNIT_ASSERT_EQ(test, 0, rpcrdma2_test_listen(&w->srv, &dst));
@@ -193,6 +194,12 @@ static struct rr2w *rr2w_start(struct kunit *test,
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(w->clnt), "rpc_create: %ld",
 			       PTR_ERR(w->clnt));
 	return w;
+}
+
+static struct rr2w *rr2w_start(struct kunit *test,
+			       enum rpcrdma2_test_pdata pdata)
+{
+	return rr2w_start_n(test, pdata, 1);
 }
 
 static struct rpc_xprt *rr2w_xprt(struct rr2w *w)
@@ -245,12 +252,15 @@ static int rr2w_wait_call(struct rr2w *w)
 static u32 rr2w_take(struct rr2w *w, u32 vers, struct rpcrdma2_hdr *h,
 		     u8 pl[64])
 {
-	static const struct rpcrdma2_limits lim = { .max_segments = 1 };
+	static const struct rpcrdma2_limits lim = {
+		.max_segments = 1,
+		.xchar = true,		/* the client's, when it runs it */
+	};
 	struct rpcrdma2_test_ep *ep = &w->srv.server;
 	u32 len, plen;
 
 	KUNIT_ASSERT_EQ(w->test, 0, rpcrdma2_test_wait_recv(ep));
-	len = ep->ep.recvs[0].len;
+	len = rpcrdma2_test_recv_len(ep);
 	KUNIT_ASSERT_EQ(w->test, 0,
 			rpcrdma2_decode_hdr(rpcrdma2_test_recv_buf(ep), len,
 					    vers, &lim, h));
@@ -593,7 +603,7 @@ static u8 *rr2w_take_full(struct rr2w *w, u32 vers, struct rpcrdma2_hdr *h)
 
 	KUNIT_ASSERT_NOT_NULL(w->test, buf);
 	KUNIT_ASSERT_EQ(w->test, 0, rpcrdma2_test_wait_recv(ep));
-	len = ep->ep.recvs[0].len;
+	len = rpcrdma2_test_recv_len(ep);
 	memcpy(buf, rpcrdma2_test_recv_buf(ep), len);
 	KUNIT_ASSERT_EQ(w->test, 0, rpcrdma2_test_post_recv(ep));
 	KUNIT_ASSERT_EQ(w->test, 0,
@@ -1076,6 +1086,125 @@ static void rr2w_v1_foreign_rkey(struct kunit *test)
 	rr2w_free_read_pages(b.pages);
 }
 
+/* ---- the seed 004 characteristics exchange (xchar=1) ---- */
+
+static void rr2w_xchar_off(void *data)
+{
+	rpcrdma2_test_set_xchar(false, false);
+}
+
+static u32 rr2w_xch_val(u8 *b, u32 which, u32 v)
+{
+	put_unaligned_be32(which, b);
+	put_unaligned_be32(4, b + 4);
+	put_unaligned_be32(v, b + 8);
+	return 12;
+}
+
+/* An INITXCH from the raw server: RBSIZ and BRS; empty nochg. */
+static u32 rr2w_xch_init(u8 *b, u32 rbsiz, u32 brs)
+{
+	u32 n = rr2w_hdr(b, 0x52, RPCRDMA2_VERS_2, RDMA2_XCH_INITXCH, 0);
+
+	put_unaligned_be32(2, b + n);
+	n += 4;
+	n += rr2w_xch_val(b + n, XCHAR_RBSIZ, rbsiz);
+	n += rr2w_xch_val(b + n, XCHAR_BRS, brs);
+	put_unaligned_be32(0, b + n);
+	return n + 4;
+}
+
+/* Answer the Call with @xid and wait for it to succeed. */
+static void rr2w_xch_reply(struct rr2w *w, u32 xid)
+{
+	u8 msg[128];
+	u32 n;
+
+	n = rr2w_msg(msg, xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
+	n += rr2w_reply(msg + n, xid, RPC_SUCCESS);
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(w->test, rr2w_wait_call(w), 0);
+}
+
+/*
+ * The client half with the exchange, against a raw server.
+ * XCH-XOP-16, XCH-XOP-14, XCH-INLINE-05: its INITXCH comes right after
+ * the CONNPROP exchange, before its first Call, with REQREMINV TRUE.
+ * Applied (XCH-INLINE-04, V2-INLINE-08): the server's RBSIZ lowers the
+ * Send threshold, and granting its REQXCH the receive one; its BRS
+ * never raises what Version 2 settled (E-18: absent is NONE).
+ * XCH-XOP-18/19: a REQXCH gets one RESPXCH under its xid.  XCH-XOP-11:
+ * an INVAL_HTYPE for its INITXCH turns the exchange off, restores the
+ * settled threshold and fails no RPC; then an INITXCH draws
+ * INVAL_HTYPE as before.
+ */
+static void rr2w_xch_client(struct kunit *test)
+{
+	struct rr2w *w;
+	struct rr2c *r;
+	struct rpcrdma2_hdr h;
+	u8 msg[128], pl[64];
+	u32 n, xid;
+
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, rr2w_xchar_off, NULL));
+	rpcrdma2_test_set_xchar(true, false);
+	w = rr2w_start_n(test, RPCRDMA2_TEST_PDATA_RFC8797, 4);
+	r = rr2c(rr2w_xprt(w));
+	rr2w_call(w);
+	rr2w_accept(w);
+	rr2w_settle_v2(w);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_XCH_INITXCH);
+	KUNIT_EXPECT_EQ(test, h.xid, RPCRDMA2_XCH_XID(RDMA2_XCH_INITXCH));
+	KUNIT_EXPECT_EQ(test, h.xch.chars.present, 0x7);
+	KUNIT_EXPECT_EQ(test, h.xch.chars.rbsiz, 4096);
+	KUNIT_EXPECT_TRUE(test, h.xch.chars.reqreminv);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+	xid = h.xid;
+
+	n = rr2w_xch_init(msg, 1024, BKREQSUP_GENL);
+	rr2w_send(w, msg, n);
+	n = rr2w_hdr(msg, 0x71, RPCRDMA2_VERS_2, RDMA2_XCH_REQXCH, 0);
+	put_unaligned_be32(1, msg + n);
+	n += 4;
+	n += rr2w_xch_val(msg + n, XCHAR_RBSIZ, 2048);
+	rr2w_send(w, msg, n);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_XCH_RESPXCH);
+	KUNIT_EXPECT_EQ(test, h.xid, 0x71);
+	KUNIT_EXPECT_EQ(test, h.xch.subset[0][0], 1);
+	rr2w_xch_reply(w, xid);
+	KUNIT_EXPECT_EQ(test, r->conn.xch.received, 2);
+	KUNIT_EXPECT_EQ(test, r->conn.send_inline, 1024);
+	KUNIT_EXPECT_EQ(test, r->conn.recv_inline, 2048);
+	KUNIT_EXPECT_EQ(test, r->conn.peer_props.brs, RDMA2_RVRSDIR_NONE);
+
+	/* refused: off again, 4096 again, no RPC error */
+	rr2w_hdr(msg, RPCRDMA2_XCH_XID(RDMA2_XCH_INITXCH), RPCRDMA2_VERS_2,
+		 RDMA2_ERROR, RDMA2_F_RESPONSE);
+	put_unaligned_be32(RDMA2_ERR_INVAL_HTYPE, msg + 20);
+	rr2w_send(w, msg, 24);
+	n = rr2w_xch_init(msg, 1024, BKREQSUP_GENL);
+	rr2w_send(w, msg, n);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_ERROR);
+	KUNIT_EXPECT_EQ(test, h.xid, 0x52);
+	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_INVAL_HTYPE);
+	KUNIT_EXPECT_FALSE(test, r->conn.xch.on);
+	KUNIT_EXPECT_TRUE(test, r->conn.xch.refused);
+	KUNIT_EXPECT_EQ(test, r->conn.send_inline, 4096);
+	KUNIT_EXPECT_EQ(test, r->conn.recv_inline, 4096);
+	KUNIT_EXPECT_EQ(test, r->stats.errors, 0);
+
+	/* and Calls go on */
+	rr2w_call(w);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+	rr2w_xch_reply(w, h.xid);
+}
+
 static const enum rpcrdma2_test_link rr2w_links[] = {
 	RPCRDMA2_TEST_RXE,
 	RPCRDMA2_TEST_SIW,
@@ -1114,6 +1243,7 @@ static struct kunit_case rr2w_cases[] = {
 	KUNIT_CASE_PARAM(rr2w_v1_write_chunk, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v1_rdma_placed, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v1_foreign_rkey, rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_xch_client, rr2w_link_gen_params),
 	{}
 };
 

@@ -453,6 +453,27 @@ static const struct rpcrdma2_ep_attr rr2t_ep_attr = {
 	.send_size	= RPCRDMA2_TEST_BUF_SIZE,
 };
 
+static int rr2t_post_one(struct rpcrdma2_test_ep *ep, u32 i)
+{
+	ep->ring[ep->tail++ % RPCRDMA2_TEST_MAX_RECV] = i;
+	return rpcrdma2_ep_post_recv(&ep->ep.recvs[i]);
+}
+
+/* Post every Receive of a new endpoint. */
+static int rr2t_post_all(struct rpcrdma2_test_ep *ep)
+{
+	int err = 0;
+	u32 i;
+
+	reinit_completion(&ep->recv_done);
+	ep->head = 0;
+	ep->tail = 0;
+	ep->cur = 0;
+	for (i = 0; !err && i < ep->nr_recv; i++)
+		err = rr2t_post_one(ep, i);
+	return err;
+}
+
 static void rr2t_ep_init(struct rpcrdma2_test_ep *ep)
 {
 	memset(ep, 0, sizeof(*ep));
@@ -461,10 +482,15 @@ static void rr2t_ep_init(struct rpcrdma2_test_ep *ep)
 	init_completion(&ep->recv_done);
 }
 
-static int rr2t_ep_create(struct rpcrdma2_test_ep *ep, struct rdma_cm_id *id)
+static int rr2t_ep_create(struct rpcrdma2_test_ep *ep, struct rdma_cm_id *id,
+			  u32 nr_recv)
 {
+	struct rpcrdma2_ep_attr attr = rr2t_ep_attr;
+
 	ep->id = id;
-	return rpcrdma2_ep_create(&ep->ep, id, &rr2t_ep_attr, &rr2t_ep_ops, ep);
+	ep->nr_recv = clamp_t(u32, nr_recv, 1, RPCRDMA2_TEST_MAX_RECV);
+	attr.nr_recv = ep->nr_recv;
+	return rpcrdma2_ep_create(&ep->ep, id, &attr, &rr2t_ep_ops, ep);
 }
 
 static void rr2t_ep_release(struct rpcrdma2_test_ep *ep)
@@ -472,10 +498,13 @@ static void rr2t_ep_release(struct rpcrdma2_test_ep *ep)
 	rpcrdma2_ep_destroy(&ep->ep);
 }
 
+/* Post again the Receive that rpcrdma2_test_wait_recv() took. */
 int rpcrdma2_test_post_recv(struct rpcrdma2_test_ep *ep)
 {
-	reinit_completion(&ep->recv_done);
-	return rpcrdma2_ep_post_recv(&ep->ep.recvs[0]);
+	/* one Receive: forget a completion nobody waited for, as ever */
+	if (ep->nr_recv == 1)
+		reinit_completion(&ep->recv_done);
+	return rr2t_post_one(ep, ep->cur);
 }
 
 int rpcrdma2_test_post_send(struct rpcrdma2_test_ep *ep, u32 len)
@@ -493,10 +522,14 @@ int rpcrdma2_test_wait_send(struct rpcrdma2_test_ep *ep)
 
 int rpcrdma2_test_wait_recv(struct rpcrdma2_test_ep *ep)
 {
-	struct rpcrdma2_recv *rv = &ep->ep.recvs[0];
+	struct rpcrdma2_recv *rv;
 
 	if (!wait_for_completion_timeout(&ep->recv_done, RR2T_WAIT))
 		return -ETIMEDOUT;
+	/* each completion counts once: the oldest Receive posted is done */
+	if (ep->head != ep->tail)
+		ep->cur = ep->ring[ep->head++ % RPCRDMA2_TEST_MAX_RECV];
+	rv = &ep->ep.recvs[ep->cur];
 	if (rv->status != IB_WC_SUCCESS)
 		return -EIO;
 	rpcrdma2_ep_recv_sync(rv);
@@ -558,9 +591,9 @@ static int rr2t_server_accept(struct rpcrdma2_test_conn *conn,
 	int err;
 
 	ep->peer_pdata_found = rpcrdma2_ep_peer_pdata(event, &ep->peer_pdata);
-	err = rr2t_ep_create(ep, id);
+	err = rr2t_ep_create(ep, id, conn->nr_recv);
 	if (!err)
-		err = rpcrdma2_test_post_recv(ep);
+		err = rr2t_post_all(ep);
 	if (!err) {
 		rpcrdma2_ep_conn_param(&ep->ep, &param, conn->server_pdata,
 				       false);
@@ -689,9 +722,9 @@ int rpcrdma2_test_dial(struct rpcrdma2_test_conn *conn,
 	if (err)
 		return err;
 
-	err = rr2t_ep_create(ep, ep->id);
+	err = rr2t_ep_create(ep, ep->id, conn->nr_recv);
 	if (!err)
-		err = rpcrdma2_test_post_recv(ep);
+		err = rr2t_post_all(ep);
 	if (err)
 		return err;
 

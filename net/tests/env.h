@@ -57,13 +57,28 @@ int rpcrdma2_test_env_add_device(struct rpcrdma2_test_env *env);
 
 #define RPCRDMA2_TEST_BUF_SIZE	4096
 
+/* Most Receives a test endpoint keeps posted (rpcrdma2_test_conn.nr_recv). */
+#define RPCRDMA2_TEST_MAX_RECV	4
+
 /*
  * One side of an RC connection: a production endpoint (net/shared/ep.c)
- * with one Receive and one Send buffer, plus what the test waits on.
+ * with one Send buffer and one Receive, or a few taken in arrival order,
+ * plus what the test waits on.
  */
 struct rpcrdma2_test_ep {
 	struct rdma_cm_id	*id;
 	struct rpcrdma2_ep	ep;
+
+	/*
+	 * The Receives in the order they were posted, which is the order
+	 * they complete in: @cur is the one rpcrdma2_test_wait_recv()
+	 * took last, and the one rpcrdma2_test_post_recv() posts again.
+	 */
+	u32			nr_recv;
+	u32			ring[RPCRDMA2_TEST_MAX_RECV];
+	u32			head;
+	u32			tail;
+	u32			cur;
 
 	struct completion	cm_event;	/* the awaited CM event came */
 	enum rdma_cm_event_type	cm_expect;
@@ -81,14 +96,21 @@ static inline void *rpcrdma2_test_send_buf(struct rpcrdma2_test_ep *ep)
 	return ep->ep.sends[0].buf;
 }
 
+/* The Receive rpcrdma2_test_wait_recv() took last. */
+static inline struct rpcrdma2_recv *
+rpcrdma2_test_recv(struct rpcrdma2_test_ep *ep)
+{
+	return &ep->ep.recvs[ep->cur];
+}
+
 static inline void *rpcrdma2_test_recv_buf(struct rpcrdma2_test_ep *ep)
 {
-	return ep->ep.recvs[0].buf;
+	return rpcrdma2_test_recv(ep)->buf;
 }
 
 static inline u32 rpcrdma2_test_recv_len(struct rpcrdma2_test_ep *ep)
 {
-	return ep->ep.recvs[0].len;
+	return rpcrdma2_test_recv(ep)->len;
 }
 
 enum rpcrdma2_test_pdata {
@@ -101,6 +123,12 @@ enum rpcrdma2_test_pdata {
 struct rpcrdma2_test_conn {
 	struct rpcrdma2_test_env *env;
 	enum rpcrdma2_test_pdata pdata;	/* what both raw ends send */
+	/*
+	 * Receives each raw end keeps posted, 1 (0 means 1) up to
+	 * RPCRDMA2_TEST_MAX_RECV: more for a peer that may send several
+	 * messages in a row (the QPs take no RNR retries).
+	 */
+	u32			nr_recv;
 	struct rdma_cm_id	*listen_id;
 	struct rpcrdma2_test_ep	client;
 	struct rpcrdma2_test_ep	server;

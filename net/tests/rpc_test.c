@@ -764,7 +764,8 @@ static void rr2r_raw_cleanup(void *data)
 	rpcrdma2_test_disconnect(data);
 }
 
-static struct rpcrdma2_test_conn *rr2r_raw(struct kunit *test)
+/* A raw client QP with @nr_recv Receives, connected to the listener. */
+static struct rpcrdma2_test_conn *rr2r_raw_n(struct kunit *test, u32 nr_recv)
 {
 	enum rpcrdma2_test_link link = rr2r_link_of(test);
 	struct rpcrdma2_test_conn *conn;
@@ -773,11 +774,17 @@ static struct rpcrdma2_test_conn *rr2r_raw(struct kunit *test)
 	conn = kunit_kzalloc(test, sizeof(*conn), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, conn);
 	rpcrdma2_test_conn_init(conn, &rr2r_envs[link]);
+	conn->nr_recv = nr_recv;
 	ret = kunit_add_action_or_reset(test, rr2r_raw_cleanup, conn);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	ret = rpcrdma2_test_dial(conn, (struct sockaddr *)&rr2r_svc.addr[link]);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	return conn;
+}
+
+static struct rpcrdma2_test_conn *rr2r_raw(struct kunit *test)
+{
+	return rr2r_raw_n(test, 1);
 }
 
 /* Post one message from the raw QP. */
@@ -1182,12 +1189,13 @@ static u32 rr2r_take(struct kunit *test, struct rpcrdma2_test_ep *ep,
 	static const struct rpcrdma2_limits lim = {
 		.max_write_chunks = RR2S_MAX_WRITE_CHUNKS,
 		.max_segments = 64,
+		.xchar = true,		/* the server's, when it runs it */
 	};
 	u32 len, plen = 0;
 	int ret;
 
 	KUNIT_ASSERT_EQ(test, 0, rpcrdma2_test_wait_recv(ep));
-	len = ep->ep.recvs[0].len;
+	len = rpcrdma2_test_recv_len(ep);
 	ret = rpcrdma2_decode_hdr(rpcrdma2_test_recv_buf(ep), len, vers,
 				  &lim, h);
 	KUNIT_ASSERT_EQ(test, ret, 0);
@@ -2642,6 +2650,231 @@ static int rr2r_suite_init(struct kunit_suite *suite)
 	return 0;
 }
 
+/* ---- the seed 004 characteristics exchange (xchar=1) ---- */
+
+static void rr2r_xchar_off(void *data)
+{
+	rpcrdma2_test_set_xchar(false, false);
+}
+
+static void rr2r_xchar(struct kunit *test, bool clnt, bool svc)
+{
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, rr2r_xchar_off, NULL));
+	rpcrdma2_test_set_xchar(clnt, svc);
+}
+
+static u32 rr2r_xch_hdr(u8 *b, u32 xid, u32 htype)
+{
+	return rr2r_hdr(b, xid, RPCRDMA2_VERS_2, htype, 0);
+}
+
+static u32 rr2r_xch_val(u8 *b, u32 which, u32 v)
+{
+	put_unaligned_be32(which, b);
+	put_unaligned_be32(4, b + 4);
+	put_unaligned_be32(v, b + 8);
+	return 12;
+}
+
+/* An INITXCH as a raw client: RBSIZ, REQREMINV, BRS; empty nochg. */
+static u32 rr2r_xch_init(u8 *b, u32 rbsiz, u32 reqreminv, u32 brs)
+{
+	u32 n = rr2r_xch_hdr(b, 0x51, RDMA2_XCH_INITXCH);
+
+	put_unaligned_be32(3, b + n);
+	n += 4;
+	n += rr2r_xch_val(b + n, XCHAR_RBSIZ, rbsiz);
+	n += rr2r_xch_val(b + n, XCHAR_REQREMINV, reqreminv);
+	n += rr2r_xch_val(b + n, XCHAR_BRS, brs);
+	put_unaligned_be32(0, b + n);
+	return n + 4;
+}
+
+/* A REQXCH for one RBSIZ. */
+static u32 rr2r_xch_req(u8 *b, u32 xid, u32 rbsiz)
+{
+	u32 n = rr2r_xch_hdr(b, xid, RDMA2_XCH_REQXCH);
+
+	put_unaligned_be32(1, b + n);
+	return n + 4 + rr2r_xch_val(b + n + 4, XCHAR_RBSIZ, rbsiz);
+}
+
+/* A NULL Call from @raw; its Reply must come next. */
+static void rr2r_xch_null(struct kunit *test, struct rpcrdma2_test_conn *raw,
+			  u32 xid)
+{
+	struct rpcrdma2_hdr h;
+	u8 msg[128];
+	u32 n;
+
+	n = rr2r_msg2(msg, xid, 0);
+	n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_NULL);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_MSG);
+	KUNIT_EXPECT_EQ(test, h.xid, xid);
+}
+
+/*
+ * The server half with the exchange, against a raw client.
+ * XCH-XOP-11: with xchar off the server sends no INITXCH and answers
+ * one with INVAL_HTYPE, exactly as any unknown header type.
+ * XCH-XOP-16, XCH-XOP-14, XCH-XOP-15: with it on, its INITXCH follows
+ * its CONNPROP.  Applied: the client's RBSIZ lowers the server's send
+ * limit, BRS NONE stops reverse Calls (XCH-RDIR-01, E-19), REQREMINV
+ * FALSE stops Send With Invalidate (XCH-RINV-01).  XCH-XOP-18/19/21:
+ * a REQXCH gets one RESPXCH under its xid, RBSIZ done, and the
+ * server's receive limit follows (XCH-INLINE-03).  XCH-INLINE-02: a
+ * max_req_size change lets it rise again by UPDXCH, before the next
+ * Reply.  V2-SEC-17, XCH-XOP-03: a REQXCH that runs past its end is
+ * BAD_XDR and the connection carries on.
+ */
+static void rr2r_xch_svc(struct kunit *test)
+{
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_hdr h;
+	struct rr2s_conn *c;
+	u8 msg[256];
+	u32 n;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, rr2r_knobs_reset, NULL));
+	rr2r_xchar(test, true, false);
+
+	/* off */
+	raw = rr2r_raw_n(test, 4);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	n = rr2r_xch_init(msg, 2048, 0, BKREQSUP_NONE);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_ERROR);
+	KUNIT_EXPECT_EQ(test, h.xid, 0x51);
+	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_INVAL_HTYPE);
+	c = rr2r_svc_conn(test, raw);
+	KUNIT_EXPECT_FALSE(test, c->conn.xch.on);
+	KUNIT_EXPECT_EQ(test, c->conn.send_inline, 4096);
+	rr2r_xch_null(test, raw, 0x50);
+
+	/* on */
+	rpcrdma2_test_set_xchar(false, true);
+	raw = rr2r_raw_n(test, 4);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_XCH_INITXCH);
+	KUNIT_EXPECT_EQ(test, h.xid, RPCRDMA2_XCH_XID(RDMA2_XCH_INITXCH));
+	KUNIT_EXPECT_EQ(test, h.xch.chars.present, 0x5);
+	KUNIT_EXPECT_EQ(test, h.xch.chars.rbsiz, 4096);
+	KUNIT_EXPECT_EQ(test, h.xch.chars.brs, BKREQSUP_INLINE);
+	KUNIT_EXPECT_EQ(test, h.xch.subset[0][0], 0x2);
+
+	n = rr2r_xch_init(msg, 2048, 0, BKREQSUP_NONE);
+	rr2r_raw_send(test, raw, msg, n);
+	n = rr2r_xch_req(msg, 0x61, 2048);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_XCH_RESPXCH);
+	KUNIT_EXPECT_EQ(test, h.xid, 0x61);
+	KUNIT_EXPECT_EQ(test, h.xch.subset[0][0], 1);	/* done */
+	KUNIT_EXPECT_EQ(test, h.xch.subset[1][0], 0);
+	c = rr2r_svc_conn(test, raw);
+	KUNIT_EXPECT_TRUE(test, c->conn.xch.on);
+	KUNIT_EXPECT_EQ(test, c->conn.xch.received, 2);
+	KUNIT_EXPECT_EQ(test, c->conn.send_inline, 2048);
+	KUNIT_EXPECT_EQ(test, c->conn.recv_inline, 2048);
+	KUNIT_EXPECT_EQ(test, c->conn.peer_props.brs, RDMA2_RVRSDIR_NONE);
+	KUNIT_EXPECT_TRUE(test, rpcrdma2_xch_no_reminv(&c->conn));
+
+	/* the knob: an UPDXCH back to the posted 4096, then the Reply */
+	KUNIT_EXPECT_EQ(test, 0,
+			rr2r_sysctl_write(test, "max_req_size", "8192"));
+	n = rr2r_msg2(msg, 0x62, 0);
+	n += rr2r_rpc_call(msg + n, 0x62, RR2R_PROG, RR2R_NULL);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_XCH_UPDXCH);
+	KUNIT_EXPECT_EQ(test, h.xch.chars.present, 0x1);
+	KUNIT_EXPECT_EQ(test, h.xch.chars.rbsiz, 4096);
+	KUNIT_EXPECT_FALSE(test, h.xch.pendclr);
+	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_MSG);
+	KUNIT_EXPECT_EQ(test, h.xid, 0x62);
+	KUNIT_EXPECT_EQ(test, c->conn.recv_inline, 4096);
+
+	/* hostile: an xcharval longer than the message */
+	n = rr2r_xch_hdr(msg, 0x63, RDMA2_XCH_REQXCH);
+	put_unaligned_be32(1, msg + n);
+	put_unaligned_be32(XCHAR_RBSIZ, msg + n + 4);
+	put_unaligned_be32(400, msg + n + 8);
+	rr2r_raw_send(test, raw, msg, n + 16);
+	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_ERROR);
+	KUNIT_EXPECT_EQ(test, h.xid, 0x63);
+	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_BAD_XDR);
+	rr2r_xch_null(test, raw, 0x64);
+	KUNIT_EXPECT_TRUE(test, c->conn.xch.on);
+}
+
+/*
+ * Both halves, rpcrdma2 to rpcrdma2.  XCH-XOP-16: both on, each takes
+ * the other's INITXCH and RPCs run (XCH-XOP-13).  XCH-XOP-11: with one
+ * end off, that end answers the other's INITXCH with INVAL_HTYPE, the
+ * exchange goes off on the connection and nothing else changes: no
+ * RPC fails, the thresholds are what Version 2 settled.  XCH-XOP-01:
+ * never on Version 1.
+ */
+static void rr2r_xch_both_halves(struct kunit *test)
+{
+	struct rpc_clnt *clnt;
+	struct page **pages;
+	struct rr2c *r;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	pages = rr2r_pages(test);
+	rr2r_xchar(test, true, true);
+	clnt = rr2r_clnt(test);
+	rr2r_roundtrip(test, clnt, pages, 20000);
+	r = rr2c(rr2r_xprt(clnt));
+	KUNIT_EXPECT_TRUE(test, r->conn.xch.on);
+	KUNIT_EXPECT_TRUE(test, r->conn.xch.peer_init);
+	KUNIT_EXPECT_EQ(test, r->conn.xch.sent, 1);
+	KUNIT_EXPECT_EQ(test, r->conn.xch.received, 1);
+	KUNIT_EXPECT_EQ(test, r->conn.send_inline, 4096);
+	KUNIT_EXPECT_EQ(test, r->stats.errors, 0);
+
+	/* the server off: it refuses the client's INITXCH */
+	rpcrdma2_test_set_xchar(true, false);
+	clnt = rr2r_clnt(test);
+	rr2r_roundtrip(test, clnt, pages, 20000);
+	r = rr2c(rr2r_xprt(clnt));
+	KUNIT_EXPECT_FALSE(test, r->conn.xch.on);
+	KUNIT_EXPECT_TRUE(test, r->conn.xch.refused);
+	KUNIT_EXPECT_EQ(test, r->conn.send_inline, 4096);
+	KUNIT_EXPECT_EQ(test, r->stats.errors, 0);
+	KUNIT_EXPECT_EQ(test, r->stats.bad_xids, 0);
+
+	/* the client off: it refuses the server's */
+	rpcrdma2_test_set_xchar(false, true);
+	clnt = rr2r_clnt(test);
+	rr2r_roundtrip(test, clnt, pages, 20000);
+	r = rr2c(rr2r_xprt(clnt));
+	KUNIT_EXPECT_FALSE(test, r->conn.xch.on);
+	KUNIT_EXPECT_EQ(test, r->stats.errors_sent, 1);
+	KUNIT_EXPECT_EQ(test, r->conn.send_inline, 4096);
+
+	/* Version 1: never */
+	rpcrdma2_test_set_xchar(true, true);
+	rr2r_caps(RPCRDMA2_VERS_1, RPCRDMA2_VERS_2);
+	clnt = rr2r_clnt(test);
+	rr2r_roundtrip(test, clnt, pages, 20000);
+	r = rr2c(rr2r_xprt(clnt));
+	KUNIT_EXPECT_EQ(test, r->conn.vers, RPCRDMA2_VERS_1);
+	KUNIT_EXPECT_FALSE(test, r->conn.xch.on);
+	KUNIT_EXPECT_EQ(test, r->conn.xch.sent, 0);
+	KUNIT_EXPECT_EQ(test, r->stats.errors_sent, 0);
+}
+
 static void rr2r_suite_exit(struct kunit_suite *suite)
 {
 	int i;
@@ -2696,6 +2929,8 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_knobs_apply_to_new_connections,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_counters_move, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_xch_svc, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_xch_both_halves, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_clnt_knobs_apply_to_new_connections,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM_ATTR(rr2r_svc_flood, rr2r_link_gen_params,

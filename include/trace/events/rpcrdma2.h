@@ -353,6 +353,65 @@ TRACE_EVENT(rpcrdma2_clnt_bad_chunks,
 	    TP_printk("xid=0x%08x status=%d", __entry->xid, __entry->status)
 );
 
+/*
+ * The seed 004 characteristics exchange (net/shared/xch.c): an
+ * operation sent or received, and the peer refusing the exchange
+ * (INVAL_HTYPE, XCH-XOP-11) under the xid of the operation refused.
+ */
+DECLARE_EVENT_CLASS(rpcrdma2_xch_class,
+		    TP_PROTO(const void *addr, u32 htype, u32 xid),
+		    TP_ARGS(addr, htype, xid),
+		    TP_STRUCT__entry(__sockaddr(addr, sizeof(struct sockaddr_in6))
+				     __field(u32, htype)
+				     __field(u32, xid)),
+		    TP_fast_assign(__assign_sockaddr(addr, addr, sizeof(struct sockaddr_in6));
+				   __entry->htype = htype;
+				   __entry->xid = xid;),
+		    TP_printk("peer=%pISpc op=%s xid=0x%08x", __get_sockaddr(addr),
+			      __print_symbolic(__entry->htype,
+					       { RDMA2_XCH_INITXCH, "INITXCH" },
+					       { RDMA2_XCH_REQXCH, "REQXCH" },
+					       { RDMA2_XCH_RESPXCH, "RESPXCH" },
+					       { RDMA2_XCH_UPDXCH, "UPDXCH" }),
+			      __entry->xid)
+);
+
+DEFINE_EVENT(rpcrdma2_xch_class,
+	     rpcrdma2_xch_sent,
+	     TP_PROTO(const void *addr, u32 htype, u32 xid),
+	     TP_ARGS(addr, htype, xid));
+
+DEFINE_EVENT(rpcrdma2_xch_class,
+	     rpcrdma2_xch_received,
+	     TP_PROTO(const void *addr, u32 htype, u32 xid),
+	     TP_ARGS(addr, htype, xid));
+
+DEFINE_EVENT(rpcrdma2_xch_class,
+	     rpcrdma2_xch_refused,
+	     TP_PROTO(const void *addr, u32 htype, u32 xid),
+	     TP_ARGS(addr, htype, xid));
+
+/* What the exchange changed on the connection. */
+TRACE_EVENT(rpcrdma2_xch_applied,
+	    TP_PROTO(const void *addr, u32 send_inline, u32 recv_inline, u32 brs,
+		     bool no_reminv),
+	    TP_ARGS(addr, send_inline, recv_inline, brs, no_reminv),
+	    TP_STRUCT__entry(__sockaddr(addr, sizeof(struct sockaddr_in6))
+			     __field(u32, send_inline)
+			     __field(u32, recv_inline)
+			     __field(u32, brs)
+			     __field(bool, no_reminv)),
+	    TP_fast_assign(__assign_sockaddr(addr, addr, sizeof(struct sockaddr_in6));
+			   __entry->send_inline = send_inline;
+			   __entry->recv_inline = recv_inline;
+			   __entry->brs = brs;
+			   __entry->no_reminv = no_reminv;),
+	    TP_printk("peer=%pISpc inline send=%u recv=%u peer_brs=%u remote_inv=%s",
+		      __get_sockaddr(addr), __entry->send_inline,
+		      __entry->recv_inline, __entry->brs,
+		      __entry->no_reminv ? "off" : "per-call")
+);
+
 #endif /* _TRACE_RPCRDMA2_H */
 
 #include <trace/define_trace.h>

@@ -8,7 +8,10 @@
 # rr2.args words: expect=N (rpcrdma2 client: check the settled version),
 # server.expect=N (rpcrdma2 server: every client settled version N),
 # big=MiB (size of the large file, default 16), mountopts=A:B (extra
-# mount options), rdmavers=N / server.rdmavers=N / client.rdmavers=N.
+# mount options), rdmavers=N / server.rdmavers=N / client.rdmavers=N,
+# xchar=N / server.xchar=N / client.xchar=N (the seed 004 exchange),
+# xch=on|off|refused (rpcrdma2 client: check the exchange's state on
+# each mount; "on" also needs a characteristic received).
 #
 # With rpcrdma2 as the client, the client knobs are checked last: their
 # defaults, an out-of-range write refused, and a mount made after a
@@ -28,6 +31,7 @@ rr2_client_run() {
 			test "$(rr2_mount_xprt "$dir")" = rdma
 		rr2_info "v$vers mountstats: $(grep -A1 "mounted on $dir" /proc/self/mountstats | tail -n1)"
 		rr2_check_rdma_version "$dir" "$vers"
+		rr2_check_xch "$dir" "$vers"
 		rr2_check "mountstats-tool.v$vers" sh -c "mountstats $dir > /dev/null"
 		mkdir -p "$dir/data" /tmp/v$vers
 		head -c $(($(rr2_arg big 16) << 20)) /dev/urandom > /tmp/v$vers/big
@@ -114,6 +118,25 @@ rr2_check_rdma_version() {
 	rr2_info "v$vers rpcrdma2: $(rr2_mount_rdma2 "$dir")"
 	rr2_check "rdma-version.v$vers.is-$want" \
 		test "$(rr2_mount_rdma2 "$dir" | awk '{ print $2 }')" = "$want"
+}
+
+# With rpcrdma2 as the client, the seed 004 exchange's state on the
+# mount's connection; rr2.args=xch=on|off|refused says which to expect.
+rr2_check_xch() {
+	local dir=$1 vers=$2 want st
+	want=$(rr2_arg xch "")
+	[ -n "$want" ] || return 0
+	st=$(rr2_mount_rdma2 "$dir" | awk '{ for (i = 1; i < NF; i++)
+		if ($i == "xch" || $i == "xch_received") printf "%s ", $(i + 1) }')
+	rr2_info "v$vers xch (state, received): $st"
+	# shellcheck disable=SC2086
+	rr2_check "xch.v$vers.is-$want" rr2_xch_is "$want" $st
+}
+
+# rr2_xch_is WANT STATE RECEIVED: "on" also needs something received
+rr2_xch_is() {
+	test "$2" = "$1" || return 1
+	[ "$1" != on ] || [ "${3:-0}" -ge 1 ]
 }
 
 # rr2_op_count DIR OP: how many OP calls the mount at DIR has made
