@@ -66,6 +66,16 @@ build_w1() {
 	fi
 }
 
+# The fault soak's stall figures, one line per fault and run.
+rr2_faults_table() {
+	local f
+	for f in "$RR2_OUT"/faults-{stock,ours-ours,ours-stock}/client.console; do
+		[ -e "$f" ] || continue
+		grep -a 'RR2: INFO fault ' "$f" |
+			sed "s|^RR2: INFO fault |[rpcrdma2] stall $(basename "$(dirname "$f")") |" >&2
+	done
+}
+
 e2e() {
 	local q=$RR2_REPO/tools/testing/qemu/run-scenario.sh rc=0
 	"$q" -g 1 -s ours module || rc=1
@@ -104,6 +114,14 @@ e2e() {
 	# our client on the stock server: swap pages go by Read chunks
 	"$q" -g 2 -s stock -c ours -t 600 -n acl-swap-stock-ours acl-swap ||
 		rc=1
+	# the fault soak: verified I/O through nfsd restart, rxe device
+	# removal and a client-side disconnect; the stock module first, for
+	# the stall figures side by side, then rpcrdma2 at both ends
+	"$q" -g 2 -s stock -c stock -t 900 -n faults-stock faults || rc=1
+	"$q" -g 2 -s ours -c ours -t 900 -n faults-ours-ours faults || rc=1
+	# our server under the stock client
+	"$q" -g 2 -s ours -c stock -t 900 -n faults-ours-stock faults || rc=1
+	rr2_faults_table
 	return $rc
 }
 
