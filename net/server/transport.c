@@ -446,6 +446,13 @@ static struct rdma_cm_id *rr2s_listen_id(struct rr2s_listener *l)
 			    IB_QPT_RC);
 	if (IS_ERR(id))
 		return id;
+	/*
+	 * Held until the caller has published the id in l->b.id: a
+	 * DEVICE_REMOVAL or ADDR_CHANGE that comes in between must find
+	 * the id it is about in rr2s_listener_lost(), or the listener
+	 * would keep a dead id and the removal wait for it.
+	 */
+	rdma_lock_handler(id);
 	/* v6-only, so that the IPv4 listener can share the port */
 	ret = sa->sa_family == AF_INET6 ? rdma_set_afonly(id, 1) : 0;
 	if (!ret)
@@ -453,6 +460,7 @@ static struct rdma_cm_id *rr2s_listen_id(struct rr2s_listener *l)
 	if (!ret)
 		ret = rdma_listen(id, RR2S_BACKLOG);
 	if (ret) {
+		rdma_unlock_handler(id);
 		rdma_destroy_id(id);
 		return ERR_PTR(ret);
 	}
@@ -475,7 +483,8 @@ static int rr2s_listener_lost(struct rr2s_listener *l, struct rdma_cm_id *id)
 		return 0;
 	}
 	l->b.id = NULL;
-	mod_delayed_work(rr2s_wq, &l->relisten, 0);
+	/* rdma_cm destroys the old id after we return: give it a moment */
+	mod_delayed_work(rr2s_wq, &l->relisten, HZ / 10);
 	spin_unlock(&l->lock);
 	trace_rpcrdma2_svc_listen(&l->addr, -ENODEV);
 	pr_warn_ratelimited("rpcrdma2: listener on %pISpc lost its RDMA device; it listens again when a device with that address is up\n",
@@ -502,11 +511,13 @@ static void rr2s_relisten_worker(struct work_struct *work)
 	spin_lock(&l->lock);
 	if (l->dying || l->b.id) {
 		spin_unlock(&l->lock);
+		rdma_unlock_handler(id);
 		rdma_destroy_id(id);
 		return;
 	}
 	l->b.id = id;
 	spin_unlock(&l->lock);
+	rdma_unlock_handler(id);
 	trace_rpcrdma2_svc_listen(&l->addr, 0);
 	pr_info("rpcrdma2: listening again on %pISpc (%s)\n", &l->addr,
 		id->device ? dev_name(&id->device->dev) : "any device");
@@ -640,9 +651,12 @@ static struct svc_xprt *rr2s_create(struct svc_serv *serv, struct net *net,
 		kfree(l);
 		return ERR_CAST(id);
 	}
-	l->b.id = id;
 	/* with the port rdma_cm chose if nfsd asked for none */
 	memcpy(&l->addr, &id->route.addr.src_addr, salen);
+	spin_lock(&l->lock);
+	l->b.id = id;
+	spin_unlock(&l->lock);
+	rdma_unlock_handler(id);
 	svc_xprt_set_local(&l->b.xprt, (struct sockaddr *)&l->addr, salen);
 	mutex_lock(&rr2s_listeners_lock);
 	list_add(&l->entry, &rr2s_listeners);

@@ -19,6 +19,7 @@
  */
 
 #include <linux/kref.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
@@ -31,13 +32,15 @@ struct rpcrdma2_dev {
 	struct ib_device	*device;
 	struct kref		ref;		/* the device's, and a user's each */
 	struct xarray		users;
-	bool			removing;	/* under users' lock */
+	bool			removing;	/* under rpcrdma2_dev_mutex */
 	struct completion	gone;		/* the last reference dropped */
 };
 
 static struct ib_client rpcrdma2_ib_client;
 static BLOCKING_NOTIFIER_HEAD(rpcrdma2_dev_chain);
 static atomic_t rpcrdma2_dev_nr_users = ATOMIC_INIT(0);
+/* serializes a user's arrival with the start of its device's removal */
+static DEFINE_MUTEX(rpcrdma2_dev_mutex);
 
 static void rpcrdma2_dev_release(struct kref *ref)
 {
@@ -58,27 +61,21 @@ static void rpcrdma2_dev_release(struct kref *ref)
 int rpcrdma2_dev_get(struct rpcrdma2_dev_user *u, struct ib_device *device,
 		     void (*removing)(struct rpcrdma2_dev_user *u))
 {
-	struct rpcrdma2_dev *d = ib_get_client_data(device, &rpcrdma2_ib_client);
-	int ret;
+	struct rpcrdma2_dev *d;
+	int ret = -ENETUNREACH;
 
 	u->dev = NULL;
 	u->removing = removing;
-	if (!d)
-		return -ENETUNREACH;
-	ret = -ENETUNREACH;
-	xa_lock(&d->users);
-	if (!d->removing) {
-		/* may drop the lock to allocate: look again after */
-		ret = __xa_alloc(&d->users, &u->index, u, xa_limit_32b,
-				 GFP_KERNEL);
-		if (!ret && d->removing) {
-			__xa_erase(&d->users, u->index);
-			ret = -ENETUNREACH;
-		}
+	/* the removal clears the client data under it before freeing */
+	mutex_lock(&rpcrdma2_dev_mutex);
+	d = ib_get_client_data(device, &rpcrdma2_ib_client);
+	if (d && !d->removing) {
+		ret = xa_alloc(&d->users, &u->index, u, xa_limit_32b,
+			       GFP_KERNEL);
+		if (!ret)
+			kref_get(&d->ref);
 	}
-	if (!ret)
-		kref_get(&d->ref);
-	xa_unlock(&d->users);
+	mutex_unlock(&rpcrdma2_dev_mutex);
 	if (ret)
 		return ret;
 	u->dev = d;
@@ -142,8 +139,11 @@ static void rpcrdma2_dev_remove(struct ib_device *device, void *data)
 	unsigned long index, waited = 0;
 	unsigned int n = 0;
 
-	xa_lock(&d->users);
+	mutex_lock(&rpcrdma2_dev_mutex);
 	d->removing = true;
+	ib_set_client_data(device, &rpcrdma2_ib_client, NULL);
+	mutex_unlock(&rpcrdma2_dev_mutex);
+	xa_lock(&d->users);
 	/* ->removing only queues work; a user may put itself meanwhile */
 	xa_for_each(&d->users, index, u) {
 		u->removing(u);

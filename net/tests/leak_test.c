@@ -187,7 +187,8 @@ static void rr2k_canary_free(void)
 /* Is one object's report (a block starting "unreferenced object") ours? */
 static bool rr2k_ours(const char *blk, const char *end)
 {
-	static const char * const marks[] = { "] rr2", "] rpcrdma2_" };
+	/* kmemleak prints each frame as "    %pS" (mm/kmemleak.c) */
+	static const char * const marks[] = { "\n    rr2", "\n    rpcrdma2_" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(marks); i++) {
@@ -202,7 +203,7 @@ static bool rr2k_ours(const char *blk, const char *end)
 static void rr2k_no_leaks(struct kunit *test)
 {
 	static const char head[] = "unreferenced object";
-	unsigned int ours = 0, others = 0, canary = 0;
+	unsigned int ours = 0, others = 0, canary = 0, canary_ours = 0;
 	struct rr2k_ubuf ubuf;
 	struct vfsmount *mnt;
 	struct file *f;
@@ -236,6 +237,8 @@ static void rr2k_no_leaks(struct kunit *test)
 
 		if (strnstr(blk, "rr2k_canary_thread", end - blk)) {
 			canary++;
+			/* the canary is ours by the same rule as any leak */
+			canary_ours += rr2k_ours(blk, end);
 		} else if (rr2k_ours(blk, end)) {
 			ours++;
 			/* the whole block: size, comm, allocation stack */
@@ -251,6 +254,8 @@ static void rr2k_no_leaks(struct kunit *test)
 		   ours, others, canary);
 	KUNIT_EXPECT_GE_MSG(test, canary, 1U,
 			    "kmemleak reported none of the canaries: this check sees nothing");
+	KUNIT_EXPECT_EQ_MSG(test, canary_ours, canary,
+			    "a canary was not recognised as rpcrdma2's: the rule misses leaks");
 	KUNIT_EXPECT_EQ_MSG(test, ours, 0U,
 			    "rpcrdma2 leaked memory (allocation stacks above)");
 }
