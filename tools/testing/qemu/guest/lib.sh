@@ -64,6 +64,38 @@ rr2_load_transport() {
 	esac
 }
 
+# rr2_rxe_active [TRIES]: wait (TRIES x 0.2 s, default 50) for rxe0's
+# port to be ACTIVE.
+rr2_rxe_active() {
+	for _ in $(seq "${1:-50}"); do
+		rdma link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE' && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# rr2_wait_file FILE [SECONDS]: wait (default 600 s) for FILE to exist.
+rr2_wait_file() {
+	local f=$1
+	for _ in $(seq "${2:-600}"); do
+		[ -e "$f" ] && return 0
+		sleep 1
+	done
+	return 1
+}
+
+# rr2_control_mount DIR: the server's /export over NFSv3/TCP, which
+# stays up while RDMA transports change and faults are made (6 min).
+rr2_control_mount() {
+	mkdir -p "$1"
+	for _ in $(seq 180); do
+		mount -t nfs -o vers=3,proto=tcp,nolock \
+			"$RR2_SERVER_IP:/export" "$1" 2> /dev/null && break
+		sleep 2
+	done
+	rr2_check setup.control-mount mountpoint -q "$1"
+}
+
 # rxe on the NIC, with this guest's address.
 rr2_setup_rdma() {
 	local ip=$1
@@ -71,11 +103,7 @@ rr2_setup_rdma() {
 	ip link set eth0 up || return 1
 	ip addr add "$ip/24" dev eth0 || return 1
 	rdma link add rxe0 type rxe netdev eth0 || return 1
-	for _ in $(seq 50); do
-		rdma link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE' && return 0
-		sleep 0.2
-	done
-	return 1
+	rr2_rxe_active
 }
 
 # rr2_start_nfsd [RDMA_PORT]: nfsd exporting a tmpfs at /export, on TCP

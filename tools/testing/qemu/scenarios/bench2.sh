@@ -20,15 +20,6 @@
 
 RR2_CTL=/mnt/ctl
 
-rr2_wait_file() {
-	local f=$1 i
-	for i in $(seq 600); do
-		[ -e "$f" ] && return 0
-		sleep 1
-	done
-	return 1
-}
-
 rr2_server_transport() {
 	local t=$1
 	rr2_check "bench.$t.server-asked" rr2_wait_file "/export/.bench-want-$t" || return 1
@@ -106,13 +97,7 @@ rr2_main() {
 	client)
 		rr2_check setup.rdma rr2_setup_rdma "$RR2_CLIENT_IP" || return
 		modprobe -a sunrpc nfs nfsv4 || return
-		mkdir -p "$RR2_CTL"
-		for _ in $(seq 180); do
-			mount -t nfs -o vers=3,proto=tcp,nolock \
-				"$RR2_SERVER_IP:/export" "$RR2_CTL" 2> /dev/null && break
-			sleep 2
-		done
-		rr2_check setup.control-mount mountpoint -q "$RR2_CTL" || return
+		rr2_control_mount "$RR2_CTL" || return
 		sleep 2
 		out=$(ib_write_bw -R -d rxe0 -F -s 65536 -n 3000 "$RR2_SERVER_IP" 2>&1)
 		echo "$out" | awk '$1 == 65536 && NF >= 4 { printf "RR2: BENCH raw ib_write_bw-64k %.1f MiB/s\n", $4 }'

@@ -45,27 +45,10 @@ RR2_CTL=/mnt/ctl
 # not in the one run with the stock module.  faults=link-flap runs it.
 RR2_FAULTS="nfsd-restart rxe-readd client-drop"
 
-rr2_wait_file() {
-	local f=$1 i
-	for i in $(seq "${2:-300}"); do
-		[ -e "$f" ] && return 0
-		sleep 1
-	done
-	return 1
-}
-
 rr2_faults_list() {
 	local f
 	f=$(rr2_arg faults "")
 	if [ -n "$f" ]; then echo "${f//:/ }"; else echo "$RR2_FAULTS"; fi
-}
-
-rr2_rxe_active() {
-	for _ in $(seq 100); do
-		rdma link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE' && return 0
-		sleep 0.2
-	done
-	return 1
 }
 
 rr2_server_fault() {
@@ -78,11 +61,11 @@ rr2_server_fault() {
 		;;
 	rxe-readd)
 		rdma link delete rxe0 && sleep 1 &&
-			rdma link add rxe0 type rxe netdev eth0 && rr2_rxe_active
+			rdma link add rxe0 type rxe netdev eth0 && rr2_rxe_active 100
 		;;
 	link-flap)
 		ip link set eth0 down && sleep 3 && ip link set eth0 up &&
-			rr2_rxe_active
+			rr2_rxe_active 100
 		;;
 	client-drop)
 		: ;;
@@ -213,13 +196,7 @@ rr2_client() {
 	settle=$(rr2_arg settle 15)
 	rr2_check setup.rdma rr2_setup_rdma "$RR2_CLIENT_IP" || return
 	rr2_check setup.transport rr2_load_transport || return
-	mkdir -p "$RR2_CTL"
-	for _ in $(seq 180); do
-		mount -t nfs -o vers=3,proto=tcp,nolock \
-			"$RR2_SERVER_IP:/export" "$RR2_CTL" 2> /dev/null && break
-		sleep 2
-	done
-	rr2_check setup.control-mount mountpoint -q "$RR2_CTL" || return
+	rr2_control_mount "$RR2_CTL" || return
 	rr2_check mount.soak rr2_mount 4.2 "$dir" /export/soak || return
 	rr2_check_rdma_version "$dir" 4.2
 
