@@ -2,15 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Benchmark (not a test): run the same workloads over several NFS
-# transports in one QEMU guest and one boot, print one line per figure
-# and the ratios between transports.  Nothing here passes or fails on a
-# figure.
+# transports in one QEMU guest and one boot, print every figure, its
+# median and spread over the rounds, the ratios of the medians between
+# transports, and the work each NFS operation cost the RDMA device.
+# Nothing here passes or fails on a figure.
 #
-#   bench.sh [-g 1|2] [-r SECONDS] [TRANSPORT...]   (default: tcp stock)
+#   bench.sh [-g 1|2] [-n ROUNDS] [-r SECONDS] [TRANSPORT...]
+#                                        (default: -n 3, tcp stock)
 #
 # -g 1 (default): client and server in one guest (scenario "bench");
 # -g 2: client and server in two guests joined by one link (scenario
 # "bench2"), the figures that matter across hosts.
+# -n: rounds; the transports take turns round after round, so a slow
+# spell of the host hits each alike.  The median is what the ratios
+# use; the spread is (max - min) / median.
 #
 # TRANSPORT is tcp (NFS over TCP), stock (the in-kernel rpcrdma.ko) or
 # ours (rpcrdma2.ko, built first with make).  Also measured: the raw
@@ -22,11 +27,13 @@ set -euo pipefail
 
 runtime=10
 guests=1
-while getopts g:r: o; do
+rounds=3
+while getopts g:n:r: o; do
 	case $o in
 	g) guests=$OPTARG ;;
+	n) rounds=$OPTARG ;;
 	r) runtime=$OPTARG ;;
-	*) rr2_die "usage: bench.sh [-g 1|2] [-r SECONDS] [tcp|stock|ours]..." ;;
+	*) rr2_die "usage: bench.sh [-g 1|2] [-n ROUNDS] [-r SECONDS] [tcp|stock|ours]..." ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -34,29 +41,56 @@ transports=${*:-tcp stock}
 mod=stock
 case " $transports " in *" ours "*) mod=ours ;; esac
 
-args=$(echo "$transports runtime=$runtime" | tr ' ' ',')
+args=$(echo "$transports runtime=$runtime rounds=$rounds" | tr ' ' ',')
 if [ "$guests" = 2 ]; then
 	"$(dirname "$0")/../qemu/run-scenario.sh" -g 2 -s "$mod" -c "$mod" \
-		-a "$args" -t 3000 -n bench2 bench2 > /dev/null || true
+		-a "$args" -t 20000 -n bench2 bench2 > /dev/null || true
 	con=$RR2_OUT/bench2/client.console
 	tr -d '\r' < "$RR2_OUT/bench2/server.console" | grep -E '^RR2: FAIL' >&2 || true
 else
 	"$(dirname "$0")/../qemu/run-scenario.sh" -g 1 -s "$mod" -a "$args" \
-		-t 3000 -n bench bench > /dev/null || true
+		-t 20000 -n bench bench > /dev/null || true
 	con=$RR2_OUT/bench/single.console
 fi
 tr -d '\r' < "$con" | grep -E '^RR2: (FAIL|INFO)' >&2 || true
 
 tr -d '\r' < "$con" | awk -v order="$transports" '
+function median(t, n,    m, i, j, x, a) {
+	m = cnt[t, n]
+	for (i = 1; i <= m; i++) a[i] = val[t, n, i]
+	for (i = 2; i <= m; i++) {
+		x = a[i]
+		for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]
+		a[j + 1] = x
+	}
+	lo[t, n] = a[1]; hi[t, n] = a[m]
+	return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+}
 $1 == "RR2:" && $2 == "BENCH" {
-	t = $3; n = $4; v[t, n] = $5; u[n] = $6
+	t = $3; n = $4; u[n] = $6
+	val[t, n, ++cnt[t, n]] = $5
 	if (!(n in seen)) { seen[n] = 1; names[++nn] = n }
-	printf "%-6s %-20s %12s %s\n", t, n, $5, $6
+	if (!(t in tseen)) { tseen[t] = 1; tl[++nt] = t }
+}
+$1 == "RR2:" && $2 == "WORK" {
+	t = $3; w = $4; c = $5; work[t, w, c] = $6
+	if (!(w in wseen)) { wseen[w] = 1; wl[++nw] = w }
+	if (!(c in cseen)) { cseen[c] = 1; cl[++nc] = c }
+	if (!(t in wtseen)) { wtseen[t] = 1; wtl[++nwt] = t }
 }
 END {
 	k = split(order, ts, " ")
+	printf "%-6s %-20s %10s %8s %6s  %s\n", "", "test", "median", "spread", "runs", "unit"
+	for (x = 1; x <= nt; x++) for (y = 1; y <= nn; y++) {
+		t = tl[x]; n = names[y]
+		if (!cnt[t, n]) continue
+		med[t, n] = median(t, n)
+		printf "%-6s %-20s %10.1f %7.0f%% %6d  %s\n", t, n, med[t, n],
+			med[t, n] ? 100 * (hi[t, n] - lo[t, n]) / med[t, n] : 0,
+			cnt[t, n], u[n]
+	}
 	print ""
-	printf "%-20s", "ratio"
+	printf "%-20s", "ratio of medians"
 	for (i = 1; i <= k; i++) for (j = 1; j <= k; j++) if (i != j && ts[j] != "ours" && ts[i] != "tcp")
 		printf " %14s", ts[i] "/" ts[j]
 	print ""
@@ -65,10 +99,36 @@ END {
 		if (n ~ /^ib_/) continue
 		printf "%-20s", n
 		for (i = 1; i <= k; i++) for (j = 1; j <= k; j++) if (i != j && ts[j] != "ours" && ts[i] != "tcp") {
-			a = v[ts[i], n]; b = v[ts[j], n]
+			a = med[ts[i], n]; b = med[ts[j], n]
 			if (a == "" || b == "" || b + 0 == 0) printf " %14s", "-"
+			else if (u[n] == "usec") printf " %14.2f", b / a
 			else printf " %14.2f", a / b
 		}
+		print ""
+	}
+	r = med["raw", "ib_write_bw-64k"]
+	if (r) {
+		print ""
+		printf "%-20s", "of raw ib_write_bw"
+		for (i = 1; i <= k; i++) printf " %14s", ts[i]
+		print ""
+		for (x = 1; x <= nn; x++) {
+			n = names[x]
+			if (n !~ /^seq.*-1m$/) continue
+			printf "%-20s", n
+			for (i = 1; i <= k; i++) printf " %14.2f", med[ts[i], n] / r
+			print ""
+		}
+	}
+	if (!nw) exit
+	print ""
+	print "work per operation (RDMA device counters and CQ events, round 1)"
+	printf "%-10s %-12s", "workload", "counter"
+	for (x = 1; x <= nwt; x++) printf " %10s", wtl[x]
+	print ""
+	for (y = 1; y <= nw; y++) for (z = 1; z <= nc; z++) {
+		printf "%-10s %-12s", wl[y], cl[z]
+		for (x = 1; x <= nwt; x++) printf " %10s", work[wtl[x], wl[y], cl[z]]
 		print ""
 	}
 }'

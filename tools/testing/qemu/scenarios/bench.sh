@@ -4,14 +4,21 @@
 # Scenario "bench": the same workloads over each transport named in
 # rr2.args (tcp, stock, ours), in one guest and one boot, NFSv4.2 over
 # rxe or TCP to the guest's own nfsd.  Prints one line per figure:
-#   RR2: BENCH <transport> <test> <value> <unit>
-# and nothing is asserted on the figures (they are not tests).  Setup
-# steps still report PASS/FAIL so a broken run is not mistaken for a
-# slow one.  Role: single.  Extra words: runtime=SECONDS (default 10).
+#   RR2: BENCH <transport> <test> <value> <unit> <round>
+# and, once per transport, the work each NFS operation cost the RDMA
+# device (both ends together: client and server share rxe0 here):
+#   RR2: WORK <transport> <workload> <counter> <per-op value>
+# Nothing is asserted on the figures (they are not tests).  Setup steps
+# still report PASS/FAIL so a broken run is not mistaken for a slow one.
+# Role: single.  Extra words: runtime=SECONDS (default 10), rounds=N
+# (default 1): the transports take turns, round after round, so that a
+# slow spell of the host hits each of them alike.
 
 RR2_BENCH_RUNTIME=10
+RR2_BENCH_ROUND=1
+RR2_BENCH_READDIR=10000
 
-rr2_bench() { echo "RR2: BENCH $*"; }
+rr2_bench() { echo "RR2: BENCH $* $RR2_BENCH_ROUND"; }
 
 # rr2_fio NAME RW BS DEPTH: one fio job on /mnt/b, figure in MiB/s or IOPS
 rr2_fio() {
@@ -26,25 +33,22 @@ rr2_fio() {
 	}
 	# terse v3: field 7/8 read KiB/s and IOPS, 48/49 write KiB/s and IOPS
 	case $rw in
-	read)      echo "$out" | awk -F';' -v t="$t" -v n="$name" \
-			'{ printf "RR2: BENCH %s %s %.1f MiB/s\n", t, n, $7 / 1024 }' ;;
-	write)     echo "$out" | awk -F';' -v t="$t" -v n="$name" \
-			'{ printf "RR2: BENCH %s %s %.1f MiB/s\n", t, n, $48 / 1024 }' ;;
-	randread)  echo "$out" | awk -F';' -v t="$t" -v n="$name" \
-			'{ printf "RR2: BENCH %s %s %d IOPS\n", t, n, $8 }' ;;
-	randwrite) echo "$out" | awk -F';' -v t="$t" -v n="$name" \
-			'{ printf "RR2: BENCH %s %s %d IOPS\n", t, n, $49 }' ;;
+	read)      rr2_bench "$t" "$name" "$(echo "$out" | awk -F';' '{ printf "%.1f", $7 / 1024 }')" MiB/s ;;
+	write)     rr2_bench "$t" "$name" "$(echo "$out" | awk -F';' '{ printf "%.1f", $48 / 1024 }')" MiB/s ;;
+	randread)  rr2_bench "$t" "$name" "$(echo "$out" | awk -F';' '{ print $8 }')" IOPS ;;
+	randwrite) rr2_bench "$t" "$name" "$(echo "$out" | awk -F';' '{ print $49 }')" IOPS ;;
 	esac
 }
 
-# rr2_meta T: create, stat and unlink rates over 500 files.  Each phase
-# is one process (fork+exec under TCG costs more than an NFS round
-# trip), and caches are dropped first so stat and unlink reach the
-# server.
+# rr2_meta T: create, stat and unlink rates over 500 files, and a
+# readdir of the RR2_BENCH_READDIR entries the server made in
+# /export/rd.  Each phase is one process (fork+exec under TCG costs
+# more than an NFS round trip), and caches are dropped first so that
+# every phase reaches the server.
 rr2_meta() {
 	local t=$1 d=/mnt/b/meta n=500 t0 t1 op i
 	mkdir -p "$d"
-	for op in create stat unlink; do
+	for op in create stat unlink readdir; do
 		sync
 		echo 3 > /proc/sys/vm/drop_caches
 		t0=$(date +%s%N)
@@ -52,11 +56,95 @@ rr2_meta() {
 		create) for i in $(seq $n); do : > "$d/f$i"; done ;;
 		stat) stat "$d"/f* > /dev/null ;;
 		unlink) rm -f "$d"/f* ;;
+		readdir) i=$(ls -f /mnt/b/rd | wc -l) ;;
 		esac
 		t1=$(date +%s%N)
-		rr2_bench "$t" "$op" "$(( n * 1000000000 / (t1 - t0) ))" ops/s
+		if [ "$op" = readdir ]; then
+			[ "$i" -ge "$RR2_BENCH_READDIR" ] ||
+				rr2_fail "bench.$t.readdir-count"
+			rr2_bench "$t" "readdir-10k" \
+				"$(( i * 1000000000 / (t1 - t0) ))" entries/s
+		else
+			rr2_bench "$t" "$op" "$(( n * 1000000000 / (t1 - t0) ))" ops/s
+		fi
 	done
 	rmdir "$d"
+}
+
+# rr2_readdir_dir DIR: the directory the readdir figure lists (rd at
+# the top of the mount), made on the server's side of the export in no
+# transport's time
+rr2_readdir_dir() {
+	mkdir -p "$1" &&
+		(cd "$1" && seq -f 'entry%05g' "$RR2_BENCH_READDIR" | xargs touch)
+}
+
+# rr2_counters: "sends recvs pkts completions wakeups" so far on rxe0:
+# Sends and Receives completed and packets sent by the device (its hw
+# counters), completions reaped from CQs and CQ wake-ups (the RDMA
+# core's cq_poll and cq_schedule events; a wake-up stands for the
+# interrupt of a hardware device).
+rr2_counters() {
+	local tr=/sys/kernel/tracing
+	rdma statistic show link rxe0/1 | awk -v tr="$tr" '
+	{ for (i = 1; i < NF; i++) c[$i] = $(i + 1) }
+	END {
+		comp = 0; wake = 0
+		while ((getline l < (tr "/trace")) > 0) {
+			if (l ~ / cq_poll: /) { sub(/.*returned /, "", l); comp += l }
+			else if (l ~ / cq_schedule: /) wake++
+		}
+		print c["rdma_sends"] + 0, c["rdma_recvs"] + 0, c["sent_pkts"] + 0, comp, wake
+	}'
+}
+
+# rr2_work_begin / rr2_work_end T WORKLOAD OPS: per-operation work of
+# what ran in between
+rr2_work_begin() {
+	local tr=/sys/kernel/tracing
+	echo 0 > $tr/tracing_on
+	echo > $tr/trace
+	echo 1 > $tr/tracing_on
+	RR2_WORK0=$(rr2_counters)
+}
+
+rr2_work_end() {
+	local t=$1 w=$2 ops=$3
+	echo "$RR2_WORK0 $(rr2_counters)" | awk -v t="$t" -v w="$w" -v n="$ops" '{
+		split("sends recvs pkts completions cq-wakeups", k, " ")
+		for (i = 1; i <= 5; i++)
+			printf "RR2: WORK %s %s %s %.2f\n", t, w, k[i], ($(i + 5) - $i) / n
+	}'
+}
+
+# rr2_work T: count what fixed numbers of 4 KiB and 1 MiB I/Os and of
+# file creations cost; tracing is on only here, not while timing
+rr2_work() {
+	local t=$1 d=/mnt/b/work i tr=/sys/kernel/tracing job
+	[ -d $tr/events ] || mount -t tracefs nodev $tr || return
+	echo 16384 > $tr/buffer_size_kb
+	echo 1 > $tr/events/rdma_core/cq_poll/enable
+	echo 1 > $tr/events/rdma_core/cq_schedule/enable
+	for job in "read-4k randread 4k 2000" "write-4k randwrite 4k 2000" \
+		   "read-1m read 1m 100" "write-1m write 1m 100"; do
+		# shellcheck disable=SC2086
+		set -- $job
+		rr2_work_begin
+		fio --name="$1" --directory=/mnt/b --filename=fio.dat \
+			--size=256m --rw="$2" --bs="$3" --iodepth=1 \
+			--ioengine=libaio --direct=1 --number_ios="$4" \
+			> /dev/null 2>&1 || rr2_fail "bench.$t.work-$1"
+		rr2_work_end "$t" "$1" "$4"
+	done
+	mkdir -p "$d"
+	sync
+	rr2_work_begin
+	for i in $(seq 200); do : > "$d/f$i"; done
+	rr2_work_end "$t" create 200
+	rm -rf "$d"
+	echo 0 > $tr/events/rdma_core/enable
+	echo 0 > $tr/tracing_on
+	echo > $tr/trace
 }
 
 rr2_perftest() {
@@ -65,12 +153,14 @@ rr2_perftest() {
 	sleep 1
 	out=$(ib_write_bw -R -d rxe0 -F -s 65536 -n 3000 "$RR2_SERVER_IP" 2>&1)
 	wait
-	echo "$out" | awk '$1 == 65536 && NF >= 4 { printf "RR2: BENCH raw ib_write_bw-64k %.1f MiB/s\n", $4 }'
+	echo "$out" | awk '$1 == 65536 && NF >= 4 { printf "%.1f\n", $4 }' |
+		while read -r v; do rr2_bench raw ib_write_bw-64k "$v" MiB/s; done
 	ib_send_lat -R -d rxe0 -F -s 64 -n 2000 > /tmp/slat.srv 2>&1 &
 	sleep 1
 	out=$(ib_send_lat -R -d rxe0 -F -s 64 -n 2000 "$RR2_SERVER_IP" 2>&1)
 	wait
-	echo "$out" | awk '$1 == 64 && NF >= 6 { printf "RR2: BENCH raw ib_send_lat-64 %s usec\n", $6 }'
+	echo "$out" | awk '$1 == 64 && NF >= 6 { print $6 }' |
+		while read -r v; do rr2_bench raw ib_send_lat-64 "$v" usec; done
 }
 
 # rr2_bench_transport T: listeners, mount, workloads, unmount
@@ -89,7 +179,8 @@ rr2_bench_transport() {
 	esac
 	mkdir -p /mnt/b
 	rr2_check "bench.$t.mount" mount -t nfs -o "$opts" "$RR2_SERVER_IP:/export" /mnt/b || return
-	rr2_info "bench $t: $(grep -A1 'mounted on /mnt/b' /proc/self/mountstats | tail -n1)"
+	[ "$RR2_BENCH_ROUND" != 1 ] ||
+		rr2_info "bench $t: $(grep -A1 'mounted on /mnt/b' /proc/self/mountstats | tail -n1)"
 	rr2_fio "$t" seqwrite-1m write 1m 4
 	rr2_fio "$t" seqread-1m read 1m 4
 	rr2_fio "$t" randread-4k-qd1 randread 4k 1
@@ -97,6 +188,7 @@ rr2_bench_transport() {
 	rr2_fio "$t" randwrite-4k-qd1 randwrite 4k 1
 	rr2_fio "$t" randwrite-4k-qd16 randwrite 4k 16
 	rr2_meta "$t"
+	[ "$RR2_BENCH_ROUND" != 1 ] || [ "$t" = tcp ] || rr2_work "$t"
 	rm -f /mnt/b/fio.dat
 	rr2_check "bench.$t.umount" umount /mnt/b
 	case $t in
@@ -110,10 +202,11 @@ rr2_bench_transport() {
 }
 
 rr2_main() {
-	local w t transports=
+	local w t transports='' rounds=1
 	for w in $RR2_ARGS; do
 		case $w in
 		runtime=*) RR2_BENCH_RUNTIME=${w#*=} ;;
+		rounds=*) rounds=${w#*=} ;;
 		*) transports="$transports $w" ;;
 		esac
 	done
@@ -122,7 +215,10 @@ rr2_main() {
 	rr2_perftest
 	# nfsd with TCP only; rdma listeners come and go per transport
 	rr2_check setup.nfsd rr2_start_nfsd || return
-	for t in ${transports:-tcp stock}; do
-		rr2_bench_transport "$t"
+	rr2_check setup.readdir-dir rr2_readdir_dir /export/rd || return
+	for RR2_BENCH_ROUND in $(seq "$rounds"); do
+		for t in ${transports:-tcp stock}; do
+			rr2_bench_transport "$t"
+		done
 	done
 }

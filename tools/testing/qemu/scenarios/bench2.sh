@@ -5,15 +5,17 @@
 # server on different hosts joined by one link), for each transport in
 # rr2.args (tcp, stock, ours) in one boot of each guest, plus the raw
 # RDMA Write bandwidth of the same link.  Prints
-#   RR2: BENCH <transport> <test> <value> <unit>
-# on the client and asserts nothing on the figures.
+#   RR2: BENCH <transport> <test> <value> <unit> <round>
+#   RR2: WORK <transport> <workload> <counter> <per-op value>
+# on the client (WORK: the client's end only) and asserts nothing on
+# the figures.
 #
 # The guests take turns through files in the server's export, reached
 # over NFS/TCP (which stays up while the RDMA transports change):
 # the client asks for transport T (.bench-want-T), the server loads it
 # and listens (.bench-ready-T), the client measures and says so
-# (.bench-done-T), the server unloads it.
-# Extra words: runtime=SECONDS (default 10).
+# (.bench-done-T), the server unloads it; T carries the round number.
+# Extra words: runtime=SECONDS (default 10), rounds=N (default 1).
 
 # shellcheck disable=SC1091
 . /rr2/scenarios/bench.sh
@@ -21,8 +23,8 @@
 RR2_CTL=/mnt/ctl
 
 rr2_server_transport() {
-	local t=$1
-	rr2_check "bench.$t.server-asked" rr2_wait_file "/export/.bench-want-$t" || return 1
+	local t=$1 f=$1.$RR2_BENCH_ROUND
+	rr2_check "bench.$t.server-asked" rr2_wait_file "/export/.bench-want-$f" || return 1
 	case $t in
 	stock|ours)
 		RR2_MOD=$t
@@ -32,8 +34,8 @@ rr2_server_transport() {
 		sleep 11	# the new grace period ends before timing
 		;;
 	esac
-	touch "/export/.bench-ready-$t"
-	rr2_check "bench.$t.client-done" rr2_wait_file "/export/.bench-done-$t"
+	touch "/export/.bench-ready-$f"
+	rr2_check "bench.$t.client-done" rr2_wait_file "/export/.bench-done-$f"
 	case $t in
 	stock|ours)
 		rpc.nfsd 0
@@ -44,9 +46,9 @@ rr2_server_transport() {
 }
 
 rr2_client_transport() {
-	local t=$1 opts
-	touch "$RR2_CTL/.bench-want-$t"
-	rr2_check "bench.$t.server-ready" rr2_wait_file "$RR2_CTL/.bench-ready-$t" || return 1
+	local t=$1 f=$1.$RR2_BENCH_ROUND opts
+	touch "$RR2_CTL/.bench-want-$f"
+	rr2_check "bench.$t.server-ready" rr2_wait_file "$RR2_CTL/.bench-ready-$f" || return 1
 	case $t in
 	tcp)
 		opts=vers=4.2,proto=tcp ;;
@@ -58,11 +60,16 @@ rr2_client_transport() {
 	mkdir -p /mnt/b
 	if rr2_check "bench.$t.mount" mount -t nfs -o "$opts" \
 			"$RR2_SERVER_IP:/export/bench" /mnt/b; then
-		rr2_info "bench $t: $(grep -A1 'mounted on /mnt/b' /proc/self/mountstats | tail -n1)"
+		[ "$RR2_BENCH_ROUND" != 1 ] ||
+			rr2_info "bench $t: $(grep -A1 'mounted on /mnt/b' /proc/self/mountstats | tail -n1)"
 		rr2_fio "$t" seqwrite-1m write 1m 4
 		rr2_fio "$t" seqread-1m read 1m 4
+		rr2_fio "$t" randread-4k-qd1 randread 4k 1
 		rr2_fio "$t" randread-4k-qd16 randread 4k 16
+		rr2_fio "$t" randwrite-4k-qd1 randwrite 4k 1
 		rr2_fio "$t" randwrite-4k-qd16 randwrite 4k 16
+		rr2_meta "$t"
+		[ "$RR2_BENCH_ROUND" != 1 ] || [ "$t" = tcp ] || rr2_work "$t"
 		rm -f /mnt/b/fio.dat
 		rr2_check "bench.$t.umount" umount /mnt/b
 	fi
@@ -70,14 +77,15 @@ rr2_client_transport() {
 	stock) modprobe -r rpcrdma ;;
 	ours) rmmod rpcrdma2 ;;
 	esac
-	touch "$RR2_CTL/.bench-done-$t"
+	touch "$RR2_CTL/.bench-done-$f"
 }
 
 rr2_main() {
-	local w t transports=
+	local w t transports='' rounds=1
 	for w in $RR2_ARGS; do
 		case $w in
 		runtime=*) RR2_BENCH_RUNTIME=${w#*=} ;;
+		rounds=*) rounds=${w#*=} ;;
 		*) transports="$transports $w" ;;
 		esac
 	done
@@ -87,11 +95,14 @@ rr2_main() {
 		rr2_check setup.rdma rr2_setup_rdma "$RR2_SERVER_IP" || return
 		rr2_check setup.nfsd rr2_start_nfsd || return
 		mkdir -p /export/bench
+		rr2_check setup.readdir-dir rr2_readdir_dir /export/bench/rd || return
 		# the raw link: ib_write_bw and ib_send_lat servers, one run each
 		(ib_write_bw -R -d rxe0 -F -s 65536 -n 3000 > /tmp/wbw.srv 2>&1
 		 ib_send_lat -R -d rxe0 -F -s 64 -n 2000 > /tmp/slat.srv 2>&1) &
-		for t in $transports; do
-			rr2_server_transport "$t" || break
+		for RR2_BENCH_ROUND in $(seq "$rounds"); do
+			for t in $transports; do
+				rr2_server_transport "$t" || break 2
+			done
 		done
 		;;
 	client)
@@ -100,12 +111,16 @@ rr2_main() {
 		rr2_control_mount "$RR2_CTL" || return
 		sleep 2
 		out=$(ib_write_bw -R -d rxe0 -F -s 65536 -n 3000 "$RR2_SERVER_IP" 2>&1)
-		echo "$out" | awk '$1 == 65536 && NF >= 4 { printf "RR2: BENCH raw ib_write_bw-64k %.1f MiB/s\n", $4 }'
+		echo "$out" | awk '$1 == 65536 && NF >= 4 { printf "%.1f\n", $4 }' |
+			while read -r v; do rr2_bench raw ib_write_bw-64k "$v" MiB/s; done
 		sleep 2
 		out=$(ib_send_lat -R -d rxe0 -F -s 64 -n 2000 "$RR2_SERVER_IP" 2>&1)
-		echo "$out" | awk '$1 == 64 && NF >= 6 { printf "RR2: BENCH raw ib_send_lat-64 %s usec\n", $6 }'
-		for t in $transports; do
-			rr2_client_transport "$t"
+		echo "$out" | awk '$1 == 64 && NF >= 6 { print $6 }' |
+			while read -r v; do rr2_bench raw ib_send_lat-64 "$v" usec; done
+		for RR2_BENCH_ROUND in $(seq "$rounds"); do
+			for t in $transports; do
+				rr2_client_transport "$t"
+			done
 		done
 		umount "$RR2_CTL"
 		;;
