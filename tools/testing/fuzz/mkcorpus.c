@@ -32,6 +32,61 @@ static void put(const char *dir, const char *target, unsigned int i,
 	}
 }
 
+/* One received message of the xch target: event 0, length, octets. */
+static size_t xch_msg(u8 *p, u32 htype, u32 xid,
+		      const struct rpcrdma2_xch_msg *m)
+{
+	u32 len = rpcrdma2_encode_xch(p + 3, 256, xid, 0x00200020, htype, m);
+
+	p[0] = 0;
+	p[1] = len >> 8;
+	p[2] = len;
+	return 3 + len;
+}
+
+/* An event with a four-octet argument: 1 REQXCH, 2 UPDXCH. */
+static size_t xch_op(u8 *p, u8 op, u32 v)
+{
+	p[0] = op;
+	put_unaligned_be32(v, p + 1);
+	return 5;
+}
+
+/*
+ * The xch target: the peer's INITXCH, a REQXCH to answer, ours with
+ * its RESPXCH (done) and an UPDXCH with pendclr, a rise of our own,
+ * then an INVAL_HTYPE refusing the exchange.
+ */
+static void put_xch(const char *dir, unsigned int i, u8 cfg)
+{
+	struct rpcrdma2_xch_msg m;
+	u8 buf[2048], pre[2] = { cfg, 0x22 };
+	size_t n = 0;
+
+	memset(&m, 0, sizeof(m));
+	m.chars.present = 7;
+	m.chars.rbsiz = 2048;
+	m.chars.brs = BKREQSUP_GENL;
+	m.subset[0][0] = 6;
+	n += xch_msg(buf + n, RDMA2_XCH_INITXCH, 1, &m);
+	memset(&m, 0, sizeof(m));
+	m.chars.present = 1;
+	m.chars.rbsiz = 2048;
+	n += xch_msg(buf + n, RDMA2_XCH_REQXCH, 77, &m);
+	n += xch_op(buf + n, 1, 1500);
+	memset(&m, 0, sizeof(m));
+	m.subset[0][0] = 1;
+	n += xch_msg(buf + n, RDMA2_XCH_RESPXCH, RDMA2_XCH_REQXCH, &m);
+	n += xch_op(buf + n, 2, 4096);
+	memset(&m, 0, sizeof(m));
+	m.chars.present = 1;
+	m.chars.rbsiz = 8192;
+	m.pendclr = true;
+	n += xch_msg(buf + n, RDMA2_XCH_UPDXCH, 5, &m);
+	buf[n++] = 3;		/* INVAL_HTYPE under our INITXCH's xid */
+	put(dir, "xch", i, pre, sizeof(pre), buf, n);
+}
+
 int main(int argc, char **argv)
 {
 	u8 buf[sizeof(rr2_vectors[0].w)];
@@ -78,6 +133,8 @@ int main(int argc, char **argv)
 		put(argv[1], "reasm", 1, NULL, 0, fault, sizeof(fault));
 		put(argv[1], "reasm", 2, NULL, 0, cap, sizeof(cap));
 	}
+	put_xch(argv[1], 0, 0x0b);	/* a client, 4 KiB Receives */
+	put_xch(argv[1], 1, 0x1a);	/* a server, 64 KiB Receives */
 	for (i = 0; i < ARRAY_SIZE(rr2_cmp_vectors); i++)
 		put(argv[1], "cmp", i, NULL, 0, rr2_cmp_vectors[i].in,
 		    rr2_cmp_vectors[i].len);

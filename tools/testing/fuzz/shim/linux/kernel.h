@@ -20,5 +20,7 @@
 	__a > __b ? __a : __b; })
 #define min(a, b)		min_t(__typeof__((a) + (b)), a, b)
 #define max(a, b)		max_t(__typeof__((a) + (b)), a, b)
+#define hweight32(w)		((unsigned int)__builtin_popcount(w))
+#define WRITE_ONCE(x, val)	((x) = (val))
 
 #endif
