@@ -32,6 +32,7 @@
 
 #include "rpcrdma2.h"
 #include "client/client.h"
+#include "shared/chunk.h"
 #include <trace/events/rpcrdma2.h>
 
 /* ---- completions ---- */
@@ -475,38 +476,6 @@ static bool rr2c_is_reverse_call(const struct rpcrdma2_hdr *hdr,
 }
 
 /*
- * Check a returned chunk against the one offered: the same segments in
- * the same order (V2-CHUNK-20), none longer than registered, filled in
- * order (V2-CHUNK-19).  Returns the octets it carries, or -EIO.
- */
-static int rr2c_reply_chunk_len(const void *buf, const struct rpcrdma2_hdr *hdr,
-				bool reply, const struct rpcrdma2_segment *offered,
-				u32 noffered)
-{
-	struct rpcrdma2_segment seg;
-	bool short_seen = false;
-	u32 i, n, total = 0;
-
-	n = reply ? rpcrdma2_reply_chunk(buf, hdr, 0, &seg) :
-		    rpcrdma2_write_chunk(buf, hdr, 0, 0, &seg);
-	if (n != noffered)
-		return -EIO;
-	for (i = 0; i < n; i++) {
-		if (reply)
-			rpcrdma2_reply_chunk(buf, hdr, i, &seg);
-		else
-			rpcrdma2_write_chunk(buf, hdr, 0, i, &seg);
-		if (seg.handle != offered[i].handle ||
-		    seg.length > offered[i].length ||
-		    (short_seen && seg.length))
-			return -EIO;
-		short_seen = seg.length < offered[i].length;
-		total += seg.length;
-	}
-	return total;
-}
-
-/*
  * V2-CHUNK-22: an RDMA_MSG Reply whose result item went into the Write
  * chunk.  The item sits where the upper layer put its pages: after the
  * head, trimmed to the inline octets that precede it when those are
@@ -574,14 +543,15 @@ static int rr2c_reply_place(struct rr2c *r, struct rr2c_req *req,
 	if (hdr->reads.chunks)			/* V2-CHUNK-26 */
 		return -EIO;
 	if (hdr->writes.chunks) {
-		wlen = rr2c_reply_chunk_len(buf, hdr, false, req->wsegs,
-					    req->nr_wsegs);
+		wlen = rpcrdma2_returned_chunk_len(buf, hdr, false,
+						   req->wsegs, req->nr_wsegs);
 		if (wlen < 0 || wlen > req->wlen)
 			return -EIO;
 	}
 	if (hdr->reply.chunks) {
-		rplen = rr2c_reply_chunk_len(buf, hdr, true, req->rpsegs,
-					     req->nr_rpsegs);
+		rplen = rpcrdma2_returned_chunk_len(buf, hdr, true,
+						    req->rpsegs,
+						    req->nr_rpsegs);
 		if (rplen < 0 || rplen > req->rplen)
 			return -EIO;
 	}

@@ -38,6 +38,7 @@
 
 #include "rpcrdma2.h"
 #include "server/server.h"
+#include "shared/chunk.h"
 #include "shared/log.h"
 #include <trace/events/rpcrdma2.h>
 
@@ -141,53 +142,35 @@ static int rr2s_msg_start(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 	return 0;
 }
 
-/* A segment whose octets would wrap the client's address space. */
-static bool rr2s_seg_wraps(const struct rpcrdma2_segment *seg)
-{
-	return seg->offset + seg->length < seg->offset;
-}
-
 /* Copy one counted array (a Write chunk or the Reply chunk). */
 static int rr2s_copy_wchunk(struct rr2s_chunks *ch, struct rr2s_wchunk *w,
 			    const void *buf, const struct rpcrdma2_hdr *h,
 			    int which)
 {
-	struct rpcrdma2_segment seg;
-	u32 i, n;
+	int err;
 
-	n = which < 0 ? rpcrdma2_reply_chunk(buf, h, 0, &seg) :
-			rpcrdma2_write_chunk(buf, h, which, 0, &seg);
 	w->first = ch->nsegs;
-	w->nsegs = n;
-	w->capacity = 0;
-	for (i = 0; i < n; i++) {
-		struct rpcrdma2_segment *s = &ch->segs[ch->nsegs++];
-
-		if (which < 0)
-			rpcrdma2_reply_chunk(buf, h, i, s);
-		else
-			rpcrdma2_write_chunk(buf, h, which, i, s);
-		if (rr2s_seg_wraps(s))
-			return RDMA2_ERR_BAD_XDR;
-		w->capacity += s->length;
-	}
-	return 0;
+	err = rpcrdma2_counted_chunk_copy(buf, h, which, &ch->segs[ch->nsegs],
+					  &w->nsegs, &w->capacity);
+	ch->nsegs += w->nsegs;
+	return err;
 }
 
 /*
  * Copy a Call's chunk lists out of its Receive.  The codec has already
- * bounded every count by rr2s_limits; here each segment is checked
- * for an offset that wraps, and the Read segments are ordered by
- * Position, keeping the list order within a Position (V2-CHUNK-14).
+ * bounded every count by rr2s_limits; here (shared/chunk.c) each
+ * segment is checked for an offset that wraps, and the Read segments
+ * are ordered by Position, keeping the list order within a Position
+ * (V2-CHUNK-14).
  * Returns 0 or the error to answer with.
  */
 static int rr2s_chunks_copy(const void *buf, const struct rpcrdma2_hdr *h,
 			    struct rr2s_chunks **out)
 {
 	u32 nws = h->writes.segments + h->reply.segments;
-	u32 nrs = h->reads.segments, i, j;
+	u32 nrs = h->reads.segments, i;
 	struct rr2s_chunks *ch;
-	int err = 0;
+	int err;
 
 	ch = kzalloc(struct_size(ch, segs, nws) +
 		     nrs * (sizeof(*ch->read_segs) + sizeof(*ch->read_pos)),
@@ -199,22 +182,9 @@ static int rr2s_chunks_copy(const void *buf, const struct rpcrdma2_hdr *h,
 	ch->inv_handle = h->inv_handle;
 	ch->read_segs = (struct rpcrdma2_segment *)&ch->segs[nws];
 	ch->read_pos = (u32 *)&ch->read_segs[nrs];
-	for (i = 0; i < nrs; i++) {
-		struct rpcrdma2_segment seg;
-		u32 pos;
-
-		rpcrdma2_read_seg(buf, h, i, &pos, &seg);
-		if (rr2s_seg_wraps(&seg))
-			err = RDMA2_ERR_BAD_XDR;
-		/* insertion by Position, stable: at most a few dozen */
-		for (j = ch->nreads; j && ch->read_pos[j - 1] > pos; j--) {
-			ch->read_pos[j] = ch->read_pos[j - 1];
-			ch->read_segs[j] = ch->read_segs[j - 1];
-		}
-		ch->read_pos[j] = pos;
-		ch->read_segs[j] = seg;
-		ch->nreads++;
-	}
+	/* by Position, stable within one (V2-CHUNK-14); wraps: BAD_XDR */
+	err = rpcrdma2_read_list_sort(buf, h, ch->read_pos, ch->read_segs);
+	ch->nreads = nrs;
 	for (i = 0; !err && i < h->writes.chunks; i++)
 		err = rr2s_copy_wchunk(ch, &ch->writes[i], buf, h, i);
 	ch->nwrites = h->writes.chunks;
@@ -573,57 +543,6 @@ static int rr2s_fill_arg(struct svc_rqst *rqstp, struct rr2s_msg *m)
 }
 
 /*
- * A Read chunk's Position counts from the start of the unreduced
- * Payload stream (V2-CHUNK-12), which holds the earlier chunks with
- * their padding: @out is how much of it is rebuilt, @in how much of the
- * inline octets is used.  Returns the inline octets that come before
- * the chunk at @pos, or -EMSGSIZE if the Position lies before what is
- * already rebuilt or past the inline octets (V2-SEC-17).
- */
-static int rr2s_pull_gap(const struct rr2s_msg *m, u32 pos, u64 out, u32 in)
-{
-	if (pos < out || pos - out > m->len - in)
-		return -EMSGSIZE;
-	return pos - out;
-}
-
-/* Octets of the Read chunk of segments [@i, @j) (a u64: no wrap). */
-static u64 rr2s_chunk_len(const struct rr2s_chunks *ch, u32 i, u32 *j)
-{
-	u64 len = 0;
-
-	for (*j = i; *j < ch->nreads && ch->read_pos[*j] == ch->read_pos[i];
-	     (*j)++)
-		len += ch->read_segs[*j].length;
-	return len;
-}
-
-/*
- * The length of the Call rebuilt from its inline octets and its Read
- * chunks, or 0 if it cannot be rebuilt here: a Position out of place,
- * or more than the rqstp holds (V2-SEC-17, V2-ERR-51).
- */
-static u32 rr2s_pull_len(const struct rr2s_msg *m, u32 room)
-{
-	const struct rr2s_chunks *ch = m->ch;
-	u64 out = 0;
-	u32 in = 0, i, j;
-	int gap;
-
-	for (i = 0; i < ch->nreads; i = j) {
-		gap = rr2s_pull_gap(m, ch->read_pos[i], out, in);
-		if (gap < 0)
-			return 0;
-		in += gap;
-		out += gap + round_up(rr2s_chunk_len(ch, i, &j), 4);
-		if (out > room)				/* V2-CHUNK-16 */
-			return 0;
-	}
-	out += m->len - in;
-	return out > room ? 0 : out;
-}
-
-/*
  * A Call with Read chunks: rebuild it in the rqstp's pages, pulling
  * each chunk by RDMA Read at its Position (V2-CHUNK-14, V2-CHUNK-15).
  * Returns 0, -EMSGSIZE (answer BAD_XDR), or another errno.
@@ -641,16 +560,22 @@ static int rr2s_pull_call(struct rr2s_conn *c, struct svc_rqst *rqstp,
 	static const u8 zero[4];
 	int ret, gap;
 
-	total = rr2s_pull_len(m, rqstp->rq_arg.len);
+	/*
+	 * Every Position and length against the inline octets and the
+	 * rqstp's room (V2-SEC-17, V2-ERR-51, shared/chunk.c)
+	 */
+	total = rpcrdma2_read_pull_len(ch->read_pos, ch->read_segs,
+				       ch->nreads, m->len, rqstp->rq_arg.len);
 	if (total < 8)
 		return -EMSGSIZE;
 	for (i = 0; i < ch->nreads; i = j) {
-		/* rr2s_pull_len() checked every step against @total */
-		gap = rr2s_pull_gap(m, ch->read_pos[i], out, in);
+		/* rpcrdma2_read_pull_len() checked every step */
+		gap = rpcrdma2_read_gap(ch->read_pos[i], out, in, m->len);
 		rr2s_copy_in(rqstp->rq_pages, out, m, in, gap);
 		out += gap;
 		in += gap;
-		chunk = rr2s_chunk_len(ch, i, &j);
+		chunk = rpcrdma2_read_chunk_len(ch->read_pos, ch->read_segs,
+						ch->nreads, i, &j);
 		ret = rr2s_rw_segs(c, &d, out, &ch->read_segs[i], j - i, chunk);
 		if (ret)
 			return ret;

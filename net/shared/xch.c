@@ -174,6 +174,13 @@ void rpcrdma2_xch_start(struct rpcrdma2_conn *c,
 		x->local.present |= XBIT(XCHAR_REQREMINV);
 		x->local.reqreminv = l->remote_inv;
 	}
+	/*
+	 * Until its INITXCH comes the peer's characteristics are the
+	 * defaults (XCH-XOP-07, XCH-RDIR-01): apply them now, not at the
+	 * first message of any kind, so that a message saying nothing
+	 * about them (a stale RESPXCH, a REQXCH) changes no limit.
+	 */
+	xch_apply(c);
 }
 
 /**

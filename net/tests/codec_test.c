@@ -7,7 +7,8 @@
  * - golden encodings worked out by hand from the XDR;
  * - round trips for every message type and both versions;
  * - the E-13 first-reply classifier on both byte patterns;
- * - RFC 8797 CM private data vectors (shared/spec/cm-private-data.md).
+ * - RFC 8797 CM private data vectors (shared/spec/cm-private-data.md);
+ * - the chunk-list checks after the decode (shared/chunk.c).
  * Test names carry the requirement IDs they check.
  */
 
@@ -15,6 +16,7 @@
 #include <linux/string.h>
 #include <linux/unaligned.h>
 
+#include "shared/chunk.h"
 #include "shared/codec.h"
 #include "tests/codec_vectors.h"
 
@@ -651,6 +653,111 @@ static void xch_xop_round_trip(struct kunit *test)
 						  RDMA2_CONNPROP, &m), 0U);
 }
 
+/*
+ * V2-CHUNK-12, V2-CHUNK-14, V2-CHUNK-16, V2-SEC-17 (shared/chunk.c):
+ * Read segments sorted by Position, stable within one; the Call
+ * rebuilt around them is the inline octets plus each chunk padded, and
+ * a Position before what is rebuilt or past the inline octets, or a
+ * Call larger than the room, cannot be rebuilt.  A wrapping segment is
+ * BAD_XDR.
+ */
+static void v2_chunk_12_read_pull_len(struct kunit *test)
+{
+	static const struct rpcrdma2_segment s[] = {
+		{ 1, 5, 0x1000 }, { 2, 3, 0x2000 }, { 3, 8, 0x3000 },
+		{ 4, 16, ~0ULL - 8 },
+	};
+	const struct rpcrdma2_chunk_out rd[] = {
+		{ 1, &s[2], 12 }, { 2, &s[0], 4 },
+	};
+	const struct rpcrdma2_chunk_out wrap = { 1, &s[3], 0 };
+	struct rpcrdma2_msg_out m = {
+		.xid = 9, .vers = RPCRDMA2_VERS_2, .htype = RDMA2_MSG,
+		.nr_reads = 2, .reads = rd,
+	};
+	struct rpcrdma2_limits lim = { 2, 0, 2, false };
+	struct rpcrdma2_segment segs[3];
+	struct rpcrdma2_hdr h;
+	u8 buf[256];
+	u32 pos[3], n;
+
+	n = rpcrdma2_encode_msg(buf, sizeof(buf), &m);
+	KUNIT_ASSERT_NE(test, n, 0U);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_hdr(buf, n, 2, &lim, &h), 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_read_list_sort(buf, &h, pos, segs), 0);
+	KUNIT_EXPECT_EQ(test, pos[0], 4U);
+	KUNIT_EXPECT_EQ(test, segs[0].handle, 1U);
+	KUNIT_EXPECT_EQ(test, segs[1].handle, 2U);
+	KUNIT_EXPECT_EQ(test, pos[2], 12U);
+	/* 4 inline, 8 read (padded), 4 inline, 8 read, 8 inline */
+	KUNIT_EXPECT_EQ(test, rpcrdma2_read_pull_len(pos, segs, 3, 16, 64),
+			32U);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_read_pull_len(pos, segs, 3, 16, 31),
+			0U);
+	/* a Position past the inline octets */
+	KUNIT_EXPECT_EQ(test, rpcrdma2_read_pull_len(pos, segs, 3, 2, 64),
+			0U);
+	/* the second chunk's Position lies inside the first */
+	pos[2] = 8;
+	KUNIT_EXPECT_EQ(test, rpcrdma2_read_pull_len(pos, segs, 3, 16, 64),
+			0U);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_read_gap(8, 12, 4, 16), -EMSGSIZE);
+
+	/* offset + length past 2^64 */
+	m.reads = &wrap;
+	m.nr_reads = 1;
+	n = rpcrdma2_encode_msg(buf, sizeof(buf), &m);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_hdr(buf, n, 2, &lim, &h), 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_read_list_sort(buf, &h, pos, segs),
+			RDMA2_ERR_BAD_XDR);
+}
+
+/*
+ * V2-CHUNK-19, V2-CHUNK-20 (shared/chunk.c): a returned Write chunk is
+ * taken only with the segments offered, in order, none longer, filled
+ * in order; its length is their sum.
+ */
+static void v2_chunk_20_returned_chunk(struct kunit *test)
+{
+	static const struct rpcrdma2_segment offered[] = {
+		{ 7, 100, 0x1000 }, { 8, 100, 0x2000 },
+	};
+	struct rpcrdma2_segment back[] = {
+		{ 7, 100, 0x1000 }, { 8, 20, 0x2000 },
+	};
+	const struct rpcrdma2_chunk_out wr = { 2, back, 0 };
+	struct rpcrdma2_msg_out m = {
+		.xid = 9, .vers = RPCRDMA2_VERS_2, .htype = RDMA2_MSG,
+		.nr_writes = 1, .writes = &wr,
+	};
+	struct rpcrdma2_limits lim = { 1, 1, 8, false };
+	struct rpcrdma2_hdr h;
+	u8 buf[256];
+	u32 n;
+
+	n = rpcrdma2_encode_msg(buf, sizeof(buf), &m);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_hdr(buf, n, 2, &lim, &h), 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_returned_chunk_len(buf, &h, false,
+							  offered, 2), 120);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_returned_chunk_len(buf, &h, false,
+							  offered, 1), -EIO);
+
+	/* a short segment, then octets after it (V2-CHUNK-19) */
+	back[0].length = 20;
+	n = rpcrdma2_encode_msg(buf, sizeof(buf), &m);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_hdr(buf, n, 2, &lim, &h), 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_returned_chunk_len(buf, &h, false,
+							  offered, 2), -EIO);
+
+	/* another handle (V2-CHUNK-20) */
+	back[0].length = 100;
+	back[1].handle = 9;
+	n = rpcrdma2_encode_msg(buf, sizeof(buf), &m);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_hdr(buf, n, 2, &lim, &h), 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_returned_chunk_len(buf, &h, false,
+							  offered, 2), -EIO);
+}
+
 static struct kunit_case rr2c_cases[] = {
 	KUNIT_CASE_PARAM(v2_sec_17_vectors, rr2c_vector_gen_params),
 	KUNIT_CASE(v2_frame_05_msg_golden),
@@ -674,6 +781,8 @@ static struct kunit_case rr2c_cases[] = {
 	KUNIT_CASE(cmp_cmpd_vectors),
 	KUNIT_CASE(cmp_cmpd_encode_clamps),
 	KUNIT_CASE(xch_xop_round_trip),
+	KUNIT_CASE(v2_chunk_12_read_pull_len),
+	KUNIT_CASE(v2_chunk_20_returned_chunk),
 	{ }
 };
 

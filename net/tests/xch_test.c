@@ -412,6 +412,59 @@ static void xch_xop_11_refused(struct kunit *test)
 							 sizeof(msg)), 0U);
 }
 
+/*
+ * XCH-RDIR-01, XCH-XOP-07: the peer's XCHAR_BRS is INLINE until it
+ * says otherwise, so a Version 2 GENL is capped at CONT from the start,
+ * and a message that says nothing about it (here a stale RESPXCH,
+ * XCH-XOP-20) changes no limit.  Found by the xch fuzz target: the
+ * default was applied only at the first exchange message of any kind.
+ */
+static void xch_rdir_01_default_from_start(struct kunit *test)
+{
+	struct rpcrdma2_conn *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct rpcrdma2_local l = {
+		.max_vers = RPCRDMA2_VERS_2,
+		.send_size = 4096,
+		.recv_size = 4096,
+		.brs = RDMA2_RVRSDIR_GENL,
+	};
+	struct rpcrdma2_xch_msg m = { };
+	struct rpcrdma2_hdr h;
+	u8 msg[128], out[128];
+	u32 n, olen;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	rpcrdma2_conn_init(c, &rr2x_pdata);
+	c->vers = RPCRDMA2_VERS_2;
+	c->peer_props.brs = RDMA2_RVRSDIR_GENL;
+	rpcrdma2_conn_thresholds(c, &l);
+	rpcrdma2_xch_start(c, &l, true, false);
+	KUNIT_EXPECT_EQ(test, c->peer_props.brs, (u32)RDMA2_RVRSDIR_CONT);
+
+	m.subset[0][0] = 1;
+	n = rpcrdma2_encode_xch(msg, sizeof(msg),
+				RPCRDMA2_XCH_XID(RDMA2_XCH_REQXCH), 1,
+				RDMA2_XCH_RESPXCH, &m);
+	rr2x_decode(test, msg, n, &h);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_xch_recv(c, &h, 1, out, sizeof(out),
+						&olen), 0);
+	KUNIT_EXPECT_EQ(test, c->peer_props.brs, (u32)RDMA2_RVRSDIR_CONT);
+	KUNIT_EXPECT_EQ(test, c->send_inline, 4096U);
+
+	/* the peer says GENL: Version 2's value again */
+	n = rr2x_initxch(msg, 4096, 0, BKREQSUP_GENL);
+	rr2x_deliver(test, c, msg, n, out, &olen);
+	KUNIT_EXPECT_EQ(test, c->peer_props.brs, (u32)RDMA2_RVRSDIR_GENL);
+
+	/* refused: the settled value, as it was before the exchange */
+	n = rpcrdma2_encode_error(msg, sizeof(msg), 2,
+				  RPCRDMA2_XCH_XID(RDMA2_XCH_INITXCH), 2, 1,
+				  RDMA2_ERR_INVAL_HTYPE, 0, 0);
+	rr2x_decode(test, msg, n, &h);
+	KUNIT_EXPECT_TRUE(test, rpcrdma2_xch_refused(c, &h));
+	KUNIT_EXPECT_EQ(test, c->peer_props.brs, (u32)RDMA2_RVRSDIR_GENL);
+}
+
 static struct kunit_case rr2x_cases[] = {
 	KUNIT_CASE(xch_xop_11_off_and_never_v1),
 	KUNIT_CASE(xch_inline_05_initxch),
@@ -420,6 +473,7 @@ static struct kunit_case rr2x_cases[] = {
 	KUNIT_CASE(xch_inline_04_request),
 	KUNIT_CASE(xch_inline_02_update),
 	KUNIT_CASE(xch_xop_11_refused),
+	KUNIT_CASE(xch_rdir_01_default_from_start),
 	{ }
 };
 

@@ -12,16 +12,16 @@
 #                               (default 10000000), then merge what found
 #                               new coverage into corpus-found/TARGET, to
 #                               be checked in
-# Targets: hdr props cmp first_reply reasm nego.  Two corpora are checked
-# in: corpus/ is made from the KUnit vectors (mkcorpus) and must match
-# them; corpus-found/ holds the merged results of campaigns.  Inputs
+# Targets: hdr props cmp first_reply reasm nego xch chunks.  Two corpora
+# are checked in: corpus/ is made from the KUnit vectors (mkcorpus) and
+# must match them; corpus-found/ holds the merged results of campaigns.  Inputs
 # from "run" and "campaign" collect in $RPCRDMA2_CACHE/fuzz/TARGET;
 # crashes land in $RPCRDMA2_CACHE/fuzz/crashes.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
-targets="hdr props cmp first_reply reasm nego"
+targets="hdr props cmp first_reply reasm nego xch chunks"
 mode=${1:-replay}
 shift || true
 secs=60
