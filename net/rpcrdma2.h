@@ -15,6 +15,17 @@
 
 struct rpc_xprt;
 
+/*
+ * Default size of the Send and Receive buffers of a connection in both
+ * roles (rdma_max_inline_read/write, svc_rdma/max_req_size), and so of
+ * the inline thresholds each end advertises (RFC 8797 record, SBSIZ and
+ * RBSIZ).  Twice the 4096 of the protocol's default threshold
+ * (V2-INLINE-02): a 4 KiB READ result or WRITE argument with its RPC
+ * and transport headers then travels in one Send, where 4096 would
+ * continue it over two messages or register it for a chunk.
+ */
+#define RPCRDMA2_BUF_SIZE_DEF	8192
+
 enum rpcrdma2_role {
 	RPCRDMA2_CLIENT,
 	RPCRDMA2_SERVER,

@@ -38,8 +38,8 @@
 #include "client/client.h"
 
 static int rr2c_slot_table_entries = RR2C_SLOTS;
-static int rr2c_max_inline_read = RPCRDMA2_V2_DEF_INLINE;
-static int rr2c_max_inline_write = RPCRDMA2_V2_DEF_INLINE;
+static int rr2c_max_inline_read = RPCRDMA2_BUF_SIZE_DEF;
+static int rr2c_max_inline_write = RPCRDMA2_BUF_SIZE_DEF;
 
 static int rr2c_min_slots = RPCRDMA_MIN_SLOT_TABLE;
 static int rr2c_max_slots = RPCRDMA_MAX_SLOT_TABLE;
@@ -72,8 +72,8 @@ u32 rr2c_knob_send_size(void)
 void rr2c_knobs_reset(void)
 {
 	WRITE_ONCE(rr2c_slot_table_entries, RR2C_SLOTS);
-	WRITE_ONCE(rr2c_max_inline_read, RPCRDMA2_V2_DEF_INLINE);
-	WRITE_ONCE(rr2c_max_inline_write, RPCRDMA2_V2_DEF_INLINE);
+	WRITE_ONCE(rr2c_max_inline_read, RPCRDMA2_BUF_SIZE_DEF);
+	WRITE_ONCE(rr2c_max_inline_write, RPCRDMA2_BUF_SIZE_DEF);
 }
 #endif
 

@@ -18,18 +18,33 @@
  * Each segment becomes one rdma_rw context over a scatterlist of the
  * local octets; rdma_rw decides the work requests (and registers memory
  * where the device needs it, as iWARP does for RDMA Read sinks).  The
- * contexts are posted as one chain whose last work request is signaled,
- * and the caller sleeps until that completion: a batch is done, or the
- * connection failed under it (a flush), before its memory is unmapped
- * or given back to nfsd.
+ * contexts of a batch are posted as one chain.
  *
- * Concurrency: one batch at a time per connection, under rw_mutex, and
- * no batch larger than RR2S_RW_CTXS contexts or the Send Queue room the
- * endpoint reserved for them; a longer transfer is cut into several
- * batches.  Callers run in nfsd thread context and may sleep.  Lock
- * order: xpt_mutex (sendto), then rw_mutex.  Nothing is posted once the
- * transport is dead, and ->xpo_detach drains the QP under both, so the
- * drain never races a post.
+ * RDMA Reads: the chain's last work request is signaled and the caller
+ * sleeps until that completion, as nfsd needs the data: the batch is
+ * done, or the connection failed under it (a flush), before its memory
+ * is unmapped or given back to nfsd.
+ *
+ * RDMA Writes of a Reply: nothing in the chain is signaled and nobody
+ * waits.  The batch joins the Reply's rr2s_wlist, the Reply's Send(s)
+ * follow on the same queue at once (V2-CHUNK-32: the Writes may
+ * overlap the Send; the receiver sees their data placed before the
+ * Send's message), and the final Send's completion, which comes after
+ * every work request posted before it, releases the batches and the
+ * Reply's pages.  So a Reply never waits for a round trip of its own
+ * Writes, and the next Reply on the connection does not either.
+ *
+ * Concurrency: batches are posted one at a time per connection, under
+ * rw_mutex, none larger than RR2S_RW_CTXS contexts; rw_inflight counts
+ * the work requests of every batch on the Send Queue and stays within
+ * the room the endpoint reserved for them (RR2S_RW_BUDGET): a poster
+ * waits for other Replies' Writes to be released.  A Reply whose own
+ * unsignaled Writes would pass half the room posts its next batch
+ * signaled and waits for it, which retires the earlier ones too.  Callers run in nfsd thread
+ * context and may sleep.  Lock order: xpt_mutex (sendto), then
+ * rw_mutex.  Nothing is posted once the transport is dead, and
+ * ->xpo_detach drains the QP under both, so the drain never races a
+ * post.
  *
  * A chain the provider took only in part has no signaled end on the
  * queue, so nothing says when its work requests are done: the batch is
@@ -48,7 +63,16 @@
 #include "server/server.h"
 #include <trace/events/rpcrdma2.h>
 
+/*
+ * Work requests of batches on the Send Queue at once, at most: the room
+ * the endpoint reserved (rdma_rw's per-context one and ours); and of
+ * one batch, or of a Reply's unsignaled Writes together.
+ */
+#define RR2S_RW_BUDGET		(RR2S_RW_CTXS + RR2S_RW_EXTRA_WRS)
+#define RR2S_RW_BATCH_MAX	(RR2S_RW_BUDGET / 2)
+
 struct rr2s_rw_batch {
+	struct list_head	wl;		/* rr2s_wlist.batches */
 	struct ib_cqe		cqe;
 	struct completion	done;
 	enum ib_wc_status	status;
@@ -224,16 +248,23 @@ static void rr2s_rw_orphan(struct rr2s_conn *c, struct rr2s_rw_batch *b,
 	list_add(&b->orphan, &c->rw_orphans);
 }
 
+static void rr2s_wlist_free(struct rr2s_conn *c, struct rr2s_wlist *wl);
+
 /**
  * rr2s_rw_drained - the QP is drained: release parked batches
  * @c: the connection; the caller holds rw_mutex
  */
 void rr2s_rw_drained(struct rr2s_conn *c)
 {
+	struct rr2s_wlist *wl, *wtmp;
 	struct rr2s_rw_batch *b, *tmp;
 	u32 i;
 
 	lockdep_assert_held(&c->rw_mutex);
+	list_for_each_entry_safe(wl, wtmp, &c->wl_orphans, orphan) {
+		list_del(&wl->orphan);
+		rr2s_wlist_free(c, wl);
+	}
 	list_for_each_entry_safe(b, tmp, &c->rw_orphans, orphan) {
 		list_del(&b->orphan);
 		rr2s_rw_release(c, b, b->dir);
@@ -244,28 +275,78 @@ void rr2s_rw_drained(struct rr2s_conn *c)
 	}
 }
 
+/* Release the batches of @wl, whose work requests are all done. */
+static void rr2s_wlist_release(struct rr2s_conn *c, struct rr2s_wlist *wl)
+{
+	struct rr2s_rw_batch *b, *tmp;
+
+	list_for_each_entry_safe(b, tmp, &wl->batches, wl) {
+		list_del(&b->wl);
+		rr2s_rw_release(c, b, DMA_TO_DEVICE);
+		kfree(b);
+	}
+	atomic_sub(wl->nwrs, &c->rw_inflight);
+	wl->nwrs = 0;
+}
+
 /*
- * Post the batch and wait for it.  Returns 0, or -ENOTCONN when the
- * transport is dead or a work request failed or was flushed: the
- * connection is lost.  A batch posted in part is parked, and no longer
- * the caller's (@b is set to NULL).
+ * Wait for room on the Send Queue for @nwrs more work requests.  Other
+ * Replies' Writes are released by their Sends' completions, and the
+ * caller's own unsignaled Writes plus a batch never exceed the room
+ * (RR2S_RW_BATCH_MAX), so the room comes.  Returns 0, or -ENOTCONN.
+ */
+static int rr2s_rw_room(struct rr2s_conn *c, u32 nwrs)
+{
+	long left;
+
+	left = wait_event_timeout(c->send_wait,
+				  svc_xprt_is_dead(&c->b.xprt) ||
+				  atomic_read(&c->rw_inflight) + nwrs <=
+					RR2S_RW_BUDGET,
+				  RR2S_SEND_TIMEOUT);
+	return !left || svc_xprt_is_dead(&c->b.xprt) ? -ENOTCONN : 0;
+}
+
+/* The chain's last work request, which rdma_rw signals, is not. */
+static void rr2s_rw_unsignal(struct ib_send_wr *wr)
+{
+	while (wr->next)
+		wr = wr->next;
+	wr->send_flags &= ~IB_SEND_SIGNALED;
+	wr->wr_cqe = NULL;
+}
+
+/*
+ * Post the batch.  A Write batch of a Reply (@d->wl) goes unsignaled
+ * and joins the Reply (*@bp becomes NULL: no longer the caller's)
+ * unless the room is full of the Reply's own Writes; anything else is
+ * signaled and waited for, and then the Reply's earlier Writes are done
+ * too.  Returns 0, or -ENOTCONN when the transport is dead or a work
+ * request failed or was flushed: the connection is lost.  A batch
+ * posted in part is parked (or, a Reply's, kept with the Reply for the
+ * caller to abort), and no longer the caller's.
  */
 static int rr2s_rw_run(struct rr2s_conn *c, struct rr2s_rw_batch **bp,
 		       const struct rr2s_rw_dir *d)
 {
 	struct rr2s_rw_batch *b = *bp;
 	enum dma_data_direction dir = d->dir;
+	struct rr2s_wlist *wl = d->wl;
 	struct rdma_cm_id *id = c->b.id;
 	const struct ib_send_wr *bad_wr;
 	struct ib_send_wr *first = NULL;
 	struct ib_cqe *cqe = &b->cqe;
+	bool defer;
 	u32 i;
 	int ret;
 
 	lockdep_assert_held(&c->rw_mutex);
 	if (!b->n)
 		return 0;
-	if (svc_xprt_is_dead(&c->b.xprt)) {
+	/* a Reply's own Writes stay within half the room, each batch too */
+	defer = wl && wl->nwrs + b->nwrs <= RR2S_RW_BATCH_MAX;
+	ret = rr2s_rw_room(c, b->nwrs);
+	if (ret) {
 		rr2s_rw_release(c, b, dir);
 		return -ENOTCONN;
 	}
@@ -274,31 +355,53 @@ static int rr2s_rw_run(struct rr2s_conn *c, struct rr2s_rw_batch **bp,
 					cqe, first);
 		cqe = NULL;		/* only the last one is signaled */
 	}
+	if (defer)		/* ... or none: rdma_rw signals the last one */
+		rr2s_rw_unsignal(first);
 	reinit_completion(&b->done);
+	atomic_add(b->nwrs, &c->rw_inflight);
 	ret = ib_post_send(id->qp, first, &bad_wr);
 	if (ret) {
 		trace_rpcrdma2_svc_rw(&c->b.xprt.xpt_remote, dir, b->n,
 				      b->nwrs, ret);
 		rr2s_close(c);
 		if (bad_wr != first) {
-			rr2s_rw_orphan(c, b, d);
+			if (wl) {
+				/* the caller aborts the Reply, and this */
+				list_add_tail(&b->wl, &wl->batches);
+				wl->nwrs += b->nwrs;
+			} else {
+				atomic_sub(b->nwrs, &c->rw_inflight);
+				rr2s_rw_orphan(c, b, d);
+			}
 			*bp = NULL;
 			return -ENOTCONN;
 		}
+		atomic_sub(b->nwrs, &c->rw_inflight);
 		rr2s_rw_release(c, b, dir);
 		return -ENOTCONN;
 	}
 	/* rdma_stat_read/_write count contexts, one per segment piece */
 	rr2s_stat_add(dir == DMA_FROM_DEVICE ? RR2S_STAT_READ : RR2S_STAT_WRITE,
 		      b->n);
+	if (defer) {
+		trace_rpcrdma2_svc_rw(&c->b.xprt.xpt_remote, dir, b->n,
+				      b->nwrs, IB_WC_SUCCESS);
+		list_add_tail(&b->wl, &wl->batches);
+		wl->nwrs += b->nwrs;
+		*bp = NULL;
+		return 0;
+	}
 	wait_for_completion(&b->done);
 	trace_rpcrdma2_svc_rw(&c->b.xprt.xpt_remote, dir, b->n, b->nwrs,
 			      b->status);
+	atomic_sub(b->nwrs, &c->rw_inflight);
 	rr2s_rw_release(c, b, dir);
 	if (b->status != IB_WC_SUCCESS) {
 		rr2s_close(c);
 		return -ENOTCONN;
 	}
+	if (wl)		/* the queue completes in order: they are done */
+		rr2s_wlist_release(c, wl);
 	return 0;
 }
 
@@ -335,6 +438,31 @@ static int rr2s_rw_ctx(struct rr2s_conn *c, struct rr2s_rw_batch *b,
 	return ret;
 }
 
+static struct rr2s_rw_batch *rr2s_rw_batch_new(void)
+{
+	struct rr2s_rw_batch *b = kzalloc(sizeof(*b), GFP_KERNEL);
+
+	if (b) {
+		b->cqe.done = rr2s_rw_done;
+		init_completion(&b->done);
+	}
+	return b;
+}
+
+/* Run @*bp and have a batch again for what follows; see rr2s_rw_run(). */
+static int rr2s_rw_next(struct rr2s_conn *c, struct rr2s_rw_batch **bp,
+			const struct rr2s_rw_dir *d)
+{
+	int ret = rr2s_rw_run(c, bp, d);
+
+	if (!ret && !*bp) {
+		*bp = rr2s_rw_batch_new();
+		if (!*bp)
+			ret = -ENOMEM;
+	}
+	return ret;
+}
+
 /**
  * rr2s_rw_segs - move octets between local memory and client segments
  * @c: the connection
@@ -351,17 +479,14 @@ int rr2s_rw_segs(struct rr2s_conn *c, const struct rr2s_rw_dir *d,
 		 u32 local_off, const struct rpcrdma2_segment *segs,
 		 u32 nsegs, u32 len)
 {
-	const u32 budget = RR2S_RW_CTXS + RR2S_RW_EXTRA_WRS;
 	struct rr2s_rw_batch *b;
 	u32 i, n, moved = 0;
 	int ret = 0;
 
 	might_sleep();
-	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	b = rr2s_rw_batch_new();
 	if (!b)
 		return -ENOMEM;
-	b->cqe.done = rr2s_rw_done;
-	init_completion(&b->done);
 
 	mutex_lock(&c->rw_mutex);
 	for (i = 0; i < nsegs && len; i++) {
@@ -369,7 +494,7 @@ int rr2s_rw_segs(struct rr2s_conn *c, const struct rr2s_rw_dir *d,
 		if (!n)
 			continue;		/* an empty segment */
 		ret = rr2s_rw_ctx(c, b, d, local_off, n, &segs[i]);
-		if (ret > 0 && b->n > 1 && b->nwrs > budget) {
+		if (ret > 0 && b->n > 1 && b->nwrs > RR2S_RW_BATCH_MAX) {
 			/* over the room: run what came before, then retry */
 			b->n--;
 			b->nwrs -= ret;
@@ -377,7 +502,7 @@ int rr2s_rw_segs(struct rr2s_conn *c, const struct rr2s_rw_dir *d,
 					    c->b.id->port_num, b->rw[b->n].sgl,
 					    b->rw[b->n].nents, d->dir);
 			kfree(b->rw[b->n].sgl);
-			ret = rr2s_rw_run(c, &b, d);
+			ret = rr2s_rw_next(c, &b, d);
 			if (ret)
 				break;
 			i--;
@@ -385,7 +510,7 @@ int rr2s_rw_segs(struct rr2s_conn *c, const struct rr2s_rw_dir *d,
 		}
 		if (ret == -EAGAIN && b->n) {
 			/* the QP's MR pool is used up by this batch */
-			ret = rr2s_rw_run(c, &b, d);
+			ret = rr2s_rw_next(c, &b, d);
 			if (ret)
 				break;
 			i--;
@@ -398,7 +523,7 @@ int rr2s_rw_segs(struct rr2s_conn *c, const struct rr2s_rw_dir *d,
 		len -= n;
 		moved += n;
 		if (b->n == RR2S_RW_CTXS) {
-			ret = rr2s_rw_run(c, &b, d);
+			ret = rr2s_rw_next(c, &b, d);
 			if (ret)
 				break;
 		}
@@ -415,4 +540,92 @@ int rr2s_rw_segs(struct rr2s_conn *c, const struct rr2s_rw_dir *d,
 			      RR2S_STAT_WRITE_BYTES, moved);
 	}
 	return ret;
+}
+
+/**
+ * rr2s_wlist_new - a Reply's RDMA Writes, none yet
+ * @rqstp: the request whose rq_res the Writes read
+ *
+ * Returns NULL without memory: the Writes are then waited for.
+ */
+struct rr2s_wlist *rr2s_wlist_new(struct svc_rqst *rqstp)
+{
+	struct rr2s_wlist *wl = kzalloc(sizeof(*wl), GFP_KERNEL);
+
+	if (wl) {
+		INIT_LIST_HEAD(&wl->batches);
+		INIT_LIST_HEAD(&wl->orphan);
+		wl->rqstp = rqstp;
+	}
+	return wl;
+}
+
+/**
+ * rr2s_wlist_seal - take the Reply's pages for its Writes
+ * @wl: the Writes; the Reply has been copied into its Send buffers
+ *
+ * The pages of rq_res stay with the Writes until they are done; nfsd
+ * fills the rqstp with fresh pages for its next request (svc_alloc_arg)
+ * and does not release these (rq_next_page), as on the stock server.
+ */
+void rr2s_wlist_seal(struct rr2s_wlist *wl)
+{
+	struct svc_rqst *rqstp = wl->rqstp;
+	u32 i, n;
+
+	if (!rqstp)
+		return;
+	n = min_t(u32, rqstp->rq_next_page - rqstp->rq_respages,
+		  ARRAY_SIZE(wl->pages));
+	for (i = 0; i < n; i++) {
+		wl->pages[i] = rqstp->rq_respages[i];
+		rqstp->rq_respages[i] = NULL;
+	}
+	wl->npages = n;
+	rqstp->rq_next_page = rqstp->rq_respages;
+	wl->rqstp = NULL;
+}
+
+static void rr2s_wlist_free(struct rr2s_conn *c, struct rr2s_wlist *wl)
+{
+	u32 i;
+
+	rr2s_wlist_release(c, wl);
+	for (i = 0; i < wl->npages; i++)
+		if (wl->pages[i])
+			put_page(wl->pages[i]);
+	kfree(wl);
+}
+
+/**
+ * rr2s_wlist_done - the Reply's final Send completed (or was flushed)
+ * @c: the connection
+ * @wl: its Writes, all done since; freed here
+ *
+ * Called in CQ context.
+ */
+void rr2s_wlist_done(struct rr2s_conn *c, struct rr2s_wlist *wl)
+{
+	rr2s_wlist_free(c, wl);
+}
+
+/**
+ * rr2s_wlist_drop - no Send will release these Writes
+ * @c: the connection
+ * @wl: the Writes; freed here when none was posted; else the Reply
+ *	failed, the connection closes, and they are kept with the
+ *	Reply's pages until the QP is drained (rr2s_rw_drained), as
+ *	nothing else says when posted work requests are done
+ */
+void rr2s_wlist_drop(struct rr2s_conn *c, struct rr2s_wlist *wl)
+{
+	if (list_empty(&wl->batches)) {
+		rr2s_wlist_free(c, wl);
+		return;
+	}
+	rr2s_close(c);
+	rr2s_wlist_seal(wl);
+	mutex_lock(&c->rw_mutex);
+	list_add(&wl->orphan, &c->wl_orphans);
+	mutex_unlock(&c->rw_mutex);
 }

@@ -44,7 +44,12 @@
 void rr2s_send_done(struct rpcrdma2_send *sd)
 {
 	struct rr2s_conn *c = sd->ep->priv;
+	struct rr2s_wlist *wl = sd->ctx;
 
+	/* a Reply's final Send: its Writes, posted before it, are done */
+	sd->ctx = NULL;
+	if (wl)
+		rr2s_wlist_done(c, wl);
 	rpcrdma2_pool_put(&c->pool, sd);
 	if (sd->status != IB_WC_SUCCESS) {
 		if (sd->status != IB_WC_WR_FLUSH_ERR)
@@ -70,9 +75,13 @@ static bool rr2s_may_send(struct rr2s_conn *c, struct rpcrdma2_send **sd,
 	return ok && *sd;
 }
 
-/* Send With Invalidate of @inv_rkey on the final Send. */
+/*
+ * Send With Invalidate of @inv_rkey on the final Send, which also takes
+ * @wl, the Writes posted before it (or NULL), once the Reply is copied.
+ * The caller still owns @wl on failure.
+ */
 static int rr2s_post_msg(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
-			 u32 nmsgs, u32 inv_rkey)
+			 u32 nmsgs, u32 inv_rkey, struct rr2s_wlist *wl)
 {
 	struct rpcrdma2_send *sd;
 	int more, ret;
@@ -94,9 +103,14 @@ static int rr2s_post_msg(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
 		if (!sd)	/* timed out, or the connection is dead */
 			return -ENOTCONN;
 		more = rpcrdma2_tx_next(tx, sd->buf, &len);
+		if (!more && wl) {	/* the Reply is copied: seal */
+			rr2s_wlist_seal(wl);
+			sd->ctx = wl;
+		}
 		ret = more < 0 ? more :
 			rpcrdma2_ep_post_send(sd, len, more ? 0 : inv_rkey);
 		if (ret) {
+			sd->ctx = NULL;
 			rpcrdma2_pool_put(&c->pool, sd);
 			return -ENOTCONN;
 		}
@@ -104,8 +118,12 @@ static int rr2s_post_msg(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
 	return 0;
 }
 
-/* As rr2s_send_msg(), the final Send invalidating @inv_rkey (or 0). */
-static int rr2s_send_inv(struct rr2s_conn *c, struct rpcrdma2_tx *tx, u32 inv_rkey)
+/*
+ * As rr2s_send_msg(), the final Send invalidating @inv_rkey (or 0) and
+ * releasing @wl (or NULL; the caller's still on failure).
+ */
+static int rr2s_send_inv(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
+			 u32 inv_rkey, struct rr2s_wlist *wl)
 {
 	u32 nmsgs, need;
 	int ret;
@@ -130,7 +148,7 @@ static int rr2s_send_inv(struct rr2s_conn *c, struct rpcrdma2_tx *tx, u32 inv_rk
 					RDMA2_ERR_REPLY_RESOURCE, need);
 		return -EMSGSIZE;
 	}
-	ret = rr2s_post_msg(c, tx, nmsgs, inv_rkey);
+	ret = rr2s_post_msg(c, tx, nmsgs, inv_rkey, wl);
 	if (!ret && nmsgs > 1)
 		rr2s_stat_inc(RR2S_STAT_CONT_SENT);
 	if (!ret)
@@ -151,7 +169,7 @@ static int rr2s_send_inv(struct rr2s_conn *c, struct rpcrdma2_tx *tx, u32 inv_rk
  */
 int rr2s_send_msg(struct rr2s_conn *c, struct rpcrdma2_tx *tx)
 {
-	return rr2s_send_inv(c, tx, 0);
+	return rr2s_send_inv(c, tx, 0, NULL);
 }
 
 /* ---- chunks ---- */
@@ -259,17 +277,20 @@ static void rr2s_write_resource(struct rr2s_conn *c, const struct rr2s_rctx *x,
 
 /*
  * A Reply to a Call with chunks.  The caller holds xpt_mutex.  Returns
- * as rr2s_send_msg().
+ * as rr2s_send_msg().  The RDMA Writes are not waited for: *@wlp takes
+ * them to the final Send (rw.c), which then owns it (*@wlp is NULL).
  */
 static int rr2s_reply_chunks(struct rr2s_conn *c, struct rr2s_rctx *x,
-			     struct rpcrdma2_tx *tx)
+			     struct rpcrdma2_tx *tx, struct rr2s_wlist **wlp)
 {
+	struct rr2s_wlist *wl = *wlp;
 	struct rpcrdma2_chunk_out wout[RR2S_MAX_WRITE_CHUNKS], rout;
 	struct rr2s_chunks *ch = x->ch;
 	struct xdr_buf *res = tx->payload;
 	struct rr2s_rw_dir d = {
 		.dir	= DMA_TO_DEVICE,
 		.xb	= res,
+		.wl	= wl,
 	};
 	const char *format = "inline";
 	u32 i, written = 0, len;
@@ -346,7 +367,11 @@ static int rr2s_reply_chunks(struct rr2s_conn *c, struct rr2s_rctx *x,
 
 	/* 3. the Send(s), the last one maybe invalidating */
 	i = rr2s_inv_rkey(c, ch);
-	ret = rr2s_send_inv(c, tx, i);
+	if (wl && list_empty(&wl->batches))
+		wl = NULL;		/* nothing for the Send to wait for */
+	ret = rr2s_send_inv(c, tx, i, wl);
+	if (!ret && wl)
+		*wlp = NULL;
 	if (!ret) {
 		if (i) {
 			c->inv_sends++;
@@ -366,6 +391,7 @@ int rr2s_sendto(struct svc_rqst *rqstp)
 		.flags		= RDMA2_F_RESPONSE,
 		.payload	= &rqstp->rq_res,
 	};
+	struct rr2s_wlist *wl = NULL;
 	int ret = -EIO;
 
 	/* this Call's credit comes back with its Reply */
@@ -375,11 +401,15 @@ int rr2s_sendto(struct svc_rqst *rqstp)
 	if (rqstp->rq_res.head[0].iov_len < 4)
 		goto out;
 	tx.xid = be32_to_cpup(rqstp->rq_res.head[0].iov_base);
+	if (x && x->ch)
+		wl = rr2s_wlist_new(rqstp);	/* NULL: Writes waited for */
 	mutex_lock(&xprt->xpt_mutex);
 	ret = -ENOTCONN;
 	if (!svc_xprt_is_dead(xprt))
-		ret = x && x->ch ? rr2s_reply_chunks(c, x, &tx) :
+		ret = x && x->ch ? rr2s_reply_chunks(c, x, &tx, &wl) :
 				   rr2s_send_msg(c, &tx);
+	if (wl)
+		rr2s_wlist_drop(c, wl);	/* not the final Send's */
 	mutex_unlock(&xprt->xpt_mutex);
 	if (ret && ret != -EMSGSIZE) {
 		/* V2-ERR-11: no Reply and no error could be sent */

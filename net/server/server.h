@@ -174,9 +174,11 @@ struct rr2s_conn {
 	u64			bc_calls;	/* reverse Calls sent */
 	u32			max_grant;	/* max_requests, at accept */
 
-	/* RDMA Read and Write batches, one at a time (rw.c) */
+	/* RDMA Read and Write batches (rw.c): posted one at a time */
 	struct mutex		rw_mutex;
 	struct list_head	rw_orphans;	/* posted in part, see rw.c */
+	struct list_head	wl_orphans;	/* Writes of a Reply never sent */
+	atomic_t		rw_inflight;	/* their WRs on the Send Queue */
 	u32			ord;		/* RDMA Reads in flight (IRD) */
 	bool			snd_w_inv;	/* Send With Invalidate allowed */
 	u32			xch_knob;	/* max_req_size last seen (xch) */
@@ -222,6 +224,23 @@ int rr2s_result_payload(struct svc_rqst *rqstp, unsigned int offset,
 			unsigned int length);
 
 /* rw.c */
+
+/*
+ * The RDMA Writes of one Reply (Write chunks, Reply chunk).  They go on
+ * the Send Queue unsignaled, ahead of the Reply's Send(s), and are done
+ * when its final Send is (the queue completes in order): that Send's
+ * completion releases them, with the Reply's pages, which the Writes
+ * read and which rr2s_wlist_seal() took from nfsd.
+ */
+struct rr2s_wlist {
+	struct list_head	batches;
+	u32			nwrs;		/* their work requests */
+	struct svc_rqst		*rqstp;		/* until sealed */
+	struct list_head	orphan;		/* c->wl_orphans */
+	u32			npages;
+	struct page		*pages[RPCSVC_MAXPAGES]; /* once sealed */
+};
+
 struct rr2s_rw_dir {
 	enum dma_data_direction	dir;	/* FROM_DEVICE: RDMA Read */
 	/* the local side: an xdr_buf less its holes, or rq_pages */
@@ -230,12 +249,17 @@ struct rr2s_rw_dir {
 	u32			nholes;
 	struct page		**pages;
 	struct svc_rqst		*rqstp;	/* whose pages are a Read sink */
+	struct rr2s_wlist	*wl;	/* Writes: left to the final Send */
 };
 
 int rr2s_rw_segs(struct rr2s_conn *c, const struct rr2s_rw_dir *d,
 		 u32 local_off, const struct rpcrdma2_segment *segs,
 		 u32 nsegs, u32 len);
 void rr2s_rw_drained(struct rr2s_conn *c);
+struct rr2s_wlist *rr2s_wlist_new(struct svc_rqst *rqstp);
+void rr2s_wlist_seal(struct rr2s_wlist *wl);
+void rr2s_wlist_done(struct rr2s_conn *c, struct rr2s_wlist *wl);
+void rr2s_wlist_drop(struct rr2s_conn *c, struct rr2s_wlist *wl);
 
 /* stats.c: counters, global and per CPU (see there) */
 enum rr2s_stat {

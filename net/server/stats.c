@@ -37,7 +37,7 @@ DEFINE_PER_CPU(struct rr2s_stats, rr2s_stats);
 
 /* The knobs, with the stock defaults and ranges where they apply. */
 static int rr2s_max_requests = RR2S_CREDITS;
-static int rr2s_max_req_size = RPCRDMA2_V2_DEF_INLINE;
+static int rr2s_max_req_size = RPCRDMA2_BUF_SIZE_DEF;
 static int rr2s_max_ord = RR2S_ORD_DEFAULT;
 
 static int rr2s_min_requests = RR2S_CREDITS_MIN;
@@ -70,7 +70,7 @@ u32 rr2s_knob_ord(void)
 void rr2s_knobs_reset(void)
 {
 	WRITE_ONCE(rr2s_max_requests, RR2S_CREDITS);
-	WRITE_ONCE(rr2s_max_req_size, RPCRDMA2_V2_DEF_INLINE);
+	WRITE_ONCE(rr2s_max_req_size, RPCRDMA2_BUF_SIZE_DEF);
 	WRITE_ONCE(rr2s_max_ord, RR2S_ORD_DEFAULT);
 }
 #endif

@@ -263,10 +263,7 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 {
 	struct ib_device *dev = c->b.id->device;
 	struct rpcrdma2_ep_attr attr = {
-		/* max_req_size: read once, for the life of the connection */
-		.recv_size	= rr2s_knob_recv_size(),
 		.nr_send	= RPCRDMA2_CTRL_SENDS + 2 * RPCRDMA2_SEQ_WINDOW,
-		.send_size	= RPCRDMA2_V2_DEF_INLINE,
 		/* rw.c: one batch of RDMA Reads or Writes at a time */
 		.nr_send_extra	= RR2S_RW_EXTRA_WRS,
 		.nr_rw_ctxs	= RR2S_RW_CTXS,
@@ -277,6 +274,13 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	u32 i;
 	int ret;
 
+	/*
+	 * max_req_size, read once for the life of the connection, sizes
+	 * both kinds of buffer, as on the stock server: the RFC 8797
+	 * record and the CONNPROP advertise it both ways.
+	 */
+	attr.recv_size = rr2s_knob_recv_size();
+	attr.send_size = attr.recv_size;
 	/* V2-CRED-01: one Receive per credit, plus V2-CRED-07's */
 	c->max_grant = rr2s_credits_for(dev, &attr, rr2s_knob_max_requests());
 	attr.nr_recv = c->max_grant + RR2S_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
@@ -572,6 +576,7 @@ static int rr2s_listener_event(struct rr2s_listener *l,
 	spin_lock_init(&c->tx_lock);
 	mutex_init(&c->rw_mutex);
 	INIT_LIST_HEAD(&c->rw_orphans);
+	INIT_LIST_HEAD(&c->wl_orphans);
 	init_waitqueue_head(&c->send_wait);
 	INIT_WORK(&c->grant_work, rr2s_grant_worker);
 	/* the client's responder resources, seen from here (IRD) */

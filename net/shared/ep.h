@@ -36,6 +36,7 @@ struct rpcrdma2_send {
 	enum ib_wc_status	status;
 	struct ib_send_wr	wr;	/* see rpcrdma2_ep_send_wr() */
 	struct ib_sge		sge;
+	void			*ctx;	/* the owner's, until the completion */
 };
 
 struct rpcrdma2_ep_ops {

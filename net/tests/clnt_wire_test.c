@@ -1158,7 +1158,7 @@ static void rr2w_xch_client(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_XCH_INITXCH);
 	KUNIT_EXPECT_EQ(test, h.xid, RPCRDMA2_XCH_XID(RDMA2_XCH_INITXCH));
 	KUNIT_EXPECT_EQ(test, h.xch.chars.present, 0x7);
-	KUNIT_EXPECT_EQ(test, h.xch.chars.rbsiz, 4096);
+	KUNIT_EXPECT_EQ(test, h.xch.chars.rbsiz, RPCRDMA2_BUF_SIZE_DEF);
 	KUNIT_EXPECT_TRUE(test, h.xch.chars.reqreminv);
 	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
 	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);

@@ -871,7 +871,7 @@ static void rr2r_malformed_from_raw_qp(struct kunit *test)
 	rr2r_raw_send(test, raw, msg, n);
 	rr2r_raw_answer(test, raw, RPCRDMA2_VERS_2, &h);
 	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_CONNPROP);
-	KUNIT_EXPECT_EQ(test, h.props.rbsiz, 4096);
+	KUNIT_EXPECT_EQ(test, h.props.rbsiz, RPCRDMA2_BUF_SIZE_DEF);
 
 	/* a runt is dropped silently: the next answer is for 0x4444 */
 	rr2r_raw_send(test, raw, msg, 6);
@@ -2146,7 +2146,8 @@ static void rr2r_svc_knobs_apply_to_new_connections(struct kunit *test)
 	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
 	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "max_requests"),
 			RR2S_CREDITS);
-	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "max_req_size"), 4096);
+	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "max_req_size"),
+			RPCRDMA2_BUF_SIZE_DEF);
 	KUNIT_EXPECT_EQ(test,
 			rr2r_sysctl_read(test, "max_outbound_read_requests"),
 			RR2S_ORD_DEFAULT);
@@ -2155,11 +2156,12 @@ static void rr2r_svc_knobs_apply_to_new_connections(struct kunit *test)
 	rr2r_raw_settle_v2(test, old, RDMA2_RVRSDIR_SIMPLE, &h);
 	KUNIT_EXPECT_EQ(test, rpcrdma2_credit_in(RPCRDMA2_VERS_2, h.credit),
 			RR2S_CREDITS_INIT);
-	KUNIT_EXPECT_EQ(test, old->client.peer_pdata.recv_size, 4096);
+	KUNIT_EXPECT_EQ(test, old->client.peer_pdata.recv_size,
+			RPCRDMA2_BUF_SIZE_DEF);
 
 	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test, "max_requests", "16"));
 	KUNIT_EXPECT_EQ(test, 0,
-			rr2r_sysctl_write(test, "max_req_size", "8192"));
+			rr2r_sysctl_write(test, "max_req_size", "16384"));
 	KUNIT_EXPECT_EQ(test, 0,
 			rr2r_sysctl_write(test, "max_outbound_read_requests",
 					  "1"));
@@ -2169,7 +2171,7 @@ static void rr2r_svc_knobs_apply_to_new_connections(struct kunit *test)
 						      refused[i][1]),
 				    "%s=%s", refused[i][0], refused[i][1]);
 	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "max_requests"), 16);
-	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "max_req_size"), 8192);
+	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "max_req_size"), 16384);
 	KUNIT_EXPECT_EQ(test,
 			rr2r_sysctl_read(test, "max_outbound_read_requests"),
 			1);
@@ -2182,22 +2184,22 @@ static void rr2r_svc_knobs_apply_to_new_connections(struct kunit *test)
 			RR2S_CREDITS_INIT);
 	c = rr2r_svc_conn(test, old);
 	KUNIT_EXPECT_EQ(test, c->max_grant, RR2S_CREDITS);
-	KUNIT_EXPECT_EQ(test, c->ep.attr.recv_size, 4096);
+	KUNIT_EXPECT_EQ(test, c->ep.attr.recv_size, RPCRDMA2_BUF_SIZE_DEF);
 
 	raw = rr2r_raw(test);
 	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
 	KUNIT_EXPECT_EQ(test, rpcrdma2_credit_in(RPCRDMA2_VERS_2, h.credit),
 			16);
-	KUNIT_EXPECT_EQ(test, h.props.rbsiz, 8192);
+	KUNIT_EXPECT_EQ(test, h.props.rbsiz, 16384);
 	KUNIT_EXPECT_TRUE(test, raw->client.peer_pdata_found);
-	KUNIT_EXPECT_EQ(test, raw->client.peer_pdata.recv_size, 8192);
+	KUNIT_EXPECT_EQ(test, raw->client.peer_pdata.recv_size, 16384);
 	KUNIT_EXPECT_EQ(test, rr2r_null_grant(test, raw, 0xd2), 16);
 	c = rr2r_svc_conn(test, raw);
 	KUNIT_EXPECT_EQ(test, c->max_grant, 16);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(c->grant), 16);
 	KUNIT_EXPECT_EQ(test, c->ep.attr.nr_recv,
 			16 + RR2S_BC_SLOTS + RPCRDMA2_RECV_EXTRA);
-	KUNIT_EXPECT_EQ(test, c->ep.attr.recv_size, 8192);
+	KUNIT_EXPECT_EQ(test, c->ep.attr.recv_size, 16384);
 	KUNIT_EXPECT_LE(test, c->ord, 1);
 }
 
@@ -2224,9 +2226,9 @@ static void rr2r_expect_clnt_conn(struct kunit *test, struct rpc_clnt *clnt,
 			min_t(u32, credits, RR2S_CREDITS_INIT));
 	KUNIT_EXPECT_EQ(test, r->ep.attr.recv_size, rsize);
 	KUNIT_EXPECT_EQ(test, r->ep.attr.send_size, ssize);
-	/* V2-INLINE-08: the server's Send size and Receive size are 4096 */
-	KUNIT_EXPECT_EQ(test, r->conn.recv_inline, min_t(u32, rsize, 4096));
-	KUNIT_EXPECT_EQ(test, r->conn.send_inline, min_t(u32, ssize, 4096));
+	/* V2-INLINE-08: the server's Send size and Receive size are max_req_size */
+	KUNIT_EXPECT_EQ(test, r->conn.recv_inline, min_t(u32, rsize, RPCRDMA2_BUF_SIZE_DEF));
+	KUNIT_EXPECT_EQ(test, r->conn.send_inline, min_t(u32, ssize, RPCRDMA2_BUF_SIZE_DEF));
 
 	/* CMP-CMPD-11/12 and V2-INLINE-06/07, as the server received them */
 	c = rr2r_svc_conn_from(test, (struct sockaddr *)
@@ -2235,7 +2237,7 @@ static void rr2r_expect_clnt_conn(struct kunit *test, struct rpc_clnt *clnt,
 	KUNIT_EXPECT_EQ(test, c->conn.peer_pdata.send_size, ssize);
 	KUNIT_EXPECT_EQ(test, c->conn.peer_props.rbsiz, rsize);
 	KUNIT_EXPECT_EQ(test, c->conn.peer_props.sbsiz, ssize);
-	KUNIT_EXPECT_EQ(test, c->conn.send_inline, min_t(u32, rsize, 4096));
+	KUNIT_EXPECT_EQ(test, c->conn.send_inline, min_t(u32, rsize, RPCRDMA2_BUF_SIZE_DEF));
 }
 
 /*
@@ -2273,14 +2275,15 @@ static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "rdma_slot_table_entries"),
 			128);
 	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "rdma_max_inline_read"),
-			4096);
+			RPCRDMA2_BUF_SIZE_DEF);
 	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "rdma_max_inline_write"),
-			4096);
+			RPCRDMA2_BUF_SIZE_DEF);
 
 	pages = rr2r_pages(test);
 	old = rr2r_clnt(test);
 	rr2r_roundtrip(test, old, pages, 1000);
-	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_CREDITS, 4096, 4096);
+	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_CREDITS,
+			      RPCRDMA2_BUF_SIZE_DEF, RPCRDMA2_BUF_SIZE_DEF);
 
 	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
 						   "rdma_slot_table_entries",
@@ -2304,7 +2307,8 @@ static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
 			3100);
 
 	/* the live connection keeps what it had, and works */
-	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_CREDITS, 4096, 4096);
+	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_CREDITS,
+			      RPCRDMA2_BUF_SIZE_DEF, RPCRDMA2_BUF_SIZE_DEF);
 	rr2r_roundtrip(test, old, pages, 9000);
 
 	/* a new transport: its slots, credits and sizes follow the knobs */
@@ -2741,6 +2745,9 @@ static void rr2r_xch_svc(struct kunit *test)
 	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, rr2r_knobs_reset, NULL));
+	/* the 4096-octet Receives this case reasons in */
+	KUNIT_ASSERT_EQ(test, 0,
+			rr2r_sysctl_write(test, "max_req_size", "4096"));
 	rr2r_xchar(test, true, false);
 
 	/* off */
@@ -2831,6 +2838,18 @@ static void rr2r_xch_both_halves(struct kunit *test)
 	struct rr2c *r;
 
 	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, rr2r_knobs_reset, NULL));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_clnt_knobs_reset,
+							   NULL));
+	/* the 4096-octet buffers this case reasons in, on both ends */
+	KUNIT_ASSERT_EQ(test, 0,
+			rr2r_sysctl_write(test, "max_req_size", "4096"));
+	KUNIT_ASSERT_EQ(test, 0,
+			rr2r_sysctl_write(test, "rdma_max_inline_read", "4096"));
+	KUNIT_ASSERT_EQ(test, 0,
+			rr2r_sysctl_write(test, "rdma_max_inline_write", "4096"));
 	pages = rr2r_pages(test);
 	rr2r_xchar(test, true, true);
 	clnt = rr2r_clnt(test);

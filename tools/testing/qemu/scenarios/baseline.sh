@@ -94,7 +94,7 @@ rr2_knobs_io() {
 # /proc/sys/sunrpc/rdma_*: a mount made after a write uses the values.
 rr2_client_knobs() {
 	local dir=/mnt/knobs
-	rr2_check knobs.defaults test "$(rr2_knobs)" = "128 4096 4096 "
+	rr2_check knobs.defaults test "$(rr2_knobs)" = "128 8192 8192 "
 	rr2_check knobs.out-of-range-refused sh -c \
 		'! echo 65537 > /proc/sys/sunrpc/rdma_max_inline_read &&
 		 ! echo 3 > /proc/sys/sunrpc/rdma_slot_table_entries'
@@ -106,7 +106,7 @@ rr2_client_knobs() {
 		rr2_check knobs.io rr2_knobs_io "$dir"
 		umount "$dir"
 	fi
-	rr2_check knobs.reset rr2_knobs_set 128 4096 4096
+	rr2_check knobs.reset rr2_knobs_set 128 8192 8192
 }
 
 # With rpcrdma2 as the client, the version it settled on shows in
