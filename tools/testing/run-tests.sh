@@ -69,7 +69,7 @@ build_w1() {
 # The fault soak's stall figures, one line per fault and run.
 rr2_faults_table() {
 	local f
-	for f in "$RR2_OUT"/faults-{stock,ours-ours,ours-stock}/client.console; do
+	for f in "$RR2_OUT"/faults-{stock,ours-ours,ours-stock,stock-ours}/client.console; do
 		[ -e "$f" ] || continue
 		grep -a 'RR2: INFO fault ' "$f" |
 			sed "s|^RR2: INFO fault |[rpcrdma2] stall $(basename "$(dirname "$f")") |" >&2
@@ -121,6 +121,8 @@ e2e() {
 	"$q" -g 2 -s ours -c ours -t 900 -n faults-ours-ours faults || rc=1
 	# our server under the stock client
 	"$q" -g 2 -s ours -c stock -t 900 -n faults-ours-stock faults || rc=1
+	# our client on the stock server
+	"$q" -g 2 -s stock -c ours -t 900 -n faults-stock-ours faults || rc=1
 	rr2_faults_table
 	return $rc
 }
