@@ -343,8 +343,15 @@ static int rr2s_rw_run(struct rr2s_conn *c, struct rr2s_rw_batch **bp,
 	lockdep_assert_held(&c->rw_mutex);
 	if (!b->n)
 		return 0;
-	/* a Reply's own Writes stay within half the room, each batch too */
-	defer = wl && wl->nwrs + b->nwrs <= RR2S_RW_BATCH_MAX;
+	/*
+	 * A Reply's own Writes stay within half the room, each batch too;
+	 * and none that holds memory registrations (rdma_rw's force_mr)
+	 * is left unsignaled, as the QP's MR pool would run dry under
+	 * Replies not yet sent.  Reads are waited for under rw_mutex, so
+	 * any MR in use now is this batch's.
+	 */
+	defer = wl && wl->nwrs + b->nwrs <= RR2S_RW_BATCH_MAX &&
+		!READ_ONCE(id->qp->mrs_used);
 	ret = rr2s_rw_room(c, b->nwrs);
 	if (ret) {
 		rr2s_rw_release(c, b, dir);

@@ -22,8 +22,10 @@
  *      Otherwise Version 2 continues the Reply over several Sends
  *      (V2-CONT-11); Version 1 has no way left and answers with an
  *      error.
- *   3. The Send(s).  RDMA Writes are posted before the Send and have
- *      completed by then (V2-CHUNK-32 would allow overlapping them).
+ *   3. The Send(s).  RDMA Writes are posted, unsignaled, right before
+ *      the Send and overlap it (V2-CHUNK-32); the final Send's
+ *      completion releases them and the Reply's pages (rw.c).  A Reply
+ *      that ends in an error instead hands them to the error's Send.
  *      The final Send invalidates the client's rkey remotely when the
  *      Call asked for it (Version 2: rdma_inv_handle, V2-RINV-04) or
  *      both ends advertised R and the Call used a single rkey
@@ -120,11 +122,13 @@ static int rr2s_post_msg(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
 
 /*
  * As rr2s_send_msg(), the final Send invalidating @inv_rkey (or 0) and
- * releasing @wl (or NULL; the caller's still on failure).
+ * releasing *@wlp (@wlp may be NULL): when the Reply or the error that
+ * replaces it went out, the Send took it and *@wlp is NULL.
  */
 static int rr2s_send_inv(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
-			 u32 inv_rkey, struct rr2s_wlist *wl)
+			 u32 inv_rkey, struct rr2s_wlist **wlp)
 {
+	struct rr2s_wlist *wl = wlp ? *wlp : NULL;
 	u32 nmsgs, need;
 	int ret;
 
@@ -142,13 +146,25 @@ static int rr2s_send_inv(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
 		 * V2-ERR-45: REPLY_RESOURCE says how much was needed
 		 */
 		need = rpcrdma2_tx_len(tx);
-		if (tx->flags & RDMA2_F_RESPONSE)
-			rr2s_send_error(c, &h, tx->vers == RPCRDMA2_VERS_1 ?
+		if (!(tx->flags & RDMA2_F_RESPONSE))
+			return -EMSGSIZE;
+		/*
+		 * Writes already posted for the Reply go with the error's
+		 * Send, as they would have with the Reply's, and the
+		 * connection stays up
+		 */
+		if (wl)
+			rr2s_wlist_seal(wl);
+		if (rr2s_send_error_ctx(c, &h, tx->vers == RPCRDMA2_VERS_1 ?
 					RDMA2_ERR_BAD_XDR :
-					RDMA2_ERR_REPLY_RESOURCE, need);
+					RDMA2_ERR_REPLY_RESOURCE, need,
+					c->local.max_vers, wl) && wl)
+			*wlp = NULL;
 		return -EMSGSIZE;
 	}
 	ret = rr2s_post_msg(c, tx, nmsgs, inv_rkey, wl);
+	if (!ret && wl)
+		*wlp = NULL;
 	if (!ret && nmsgs > 1)
 		rr2s_stat_inc(RR2S_STAT_CONT_SENT);
 	if (!ret)
@@ -367,11 +383,9 @@ static int rr2s_reply_chunks(struct rr2s_conn *c, struct rr2s_rctx *x,
 
 	/* 3. the Send(s), the last one maybe invalidating */
 	i = rr2s_inv_rkey(c, ch);
-	if (wl && list_empty(&wl->batches))
-		wl = NULL;		/* nothing for the Send to wait for */
-	ret = rr2s_send_inv(c, tx, i, wl);
-	if (!ret && wl)
-		*wlp = NULL;
+	/* with no Write posted, nothing for the Send to release */
+	ret = rr2s_send_inv(c, tx, i,
+			    wl && !list_empty(&wl->batches) ? wlp : NULL);
 	if (!ret) {
 		if (i) {
 			c->inv_sends++;
@@ -401,7 +415,7 @@ int rr2s_sendto(struct svc_rqst *rqstp)
 	if (rqstp->rq_res.head[0].iov_len < 4)
 		goto out;
 	tx.xid = be32_to_cpup(rqstp->rq_res.head[0].iov_base);
-	if (x && x->ch)
+	if (x && x->ch && (x->ch->nwrites || x->ch->has_reply))
 		wl = rr2s_wlist_new(rqstp);	/* NULL: Writes waited for */
 	mutex_lock(&xprt->xpt_mutex);
 	ret = -ENOTCONN;

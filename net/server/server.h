@@ -207,6 +207,8 @@ void rr2s_send_error(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 		     int verdict, u32 arg);
 void rr2s_send_error_args(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 			  int verdict, u32 arg0, u32 arg1);
+bool rr2s_send_error_ctx(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
+			 int verdict, u32 arg0, u32 arg1, void *ctx);
 void rr2s_queue_grant(struct rr2s_conn *c);
 
 /* recvfrom.c */

@@ -122,19 +122,44 @@ void rr2s_send_grant(struct rr2s_conn *c)
 void rr2s_send_error_args(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 			  int verdict, u32 arg0, u32 arg1)
 {
+	rr2s_send_error_ctx(c, h, verdict, arg0, arg1, NULL);
+}
+
+/**
+ * rr2s_send_error_ctx - as rr2s_send_error_args(), the error's Send
+ *	completion taking @ctx (rr2s_send_done())
+ * @c: the connection
+ * @h: the message answered
+ * @verdict: RDMA2_ERR_*
+ * @arg0: the error's first word
+ * @arg1: its second word
+ * @ctx: a Reply's RDMA Writes, or NULL
+ *
+ * Returns true if the error went out with @ctx, which is then no longer
+ * the caller's.
+ */
+bool rr2s_send_error_ctx(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
+			 int verdict, u32 arg0, u32 arg1, void *ctx)
+{
 	u32 vers = c->conn.vers, err = verdict;
 	u8 msg[64];
 
 	if (verdict == RPCRDMA2_DROP || h->htype == RDMA2_ERROR)
-		return;
+		return false;
 	if (vers == RPCRDMA2_VERS_1 && err != RDMA2_ERR_VERS)
 		err = rpcrdma2_v1_errcode(verdict);
 	trace_rpcrdma2_svc_error(h->xid, vers, err);
 	rr2s_stat_error(verdict);
-	rr2s_send_ctrl(c, msg, rpcrdma2_encode_error(msg, sizeof(msg), vers,
-						     h->xid, h->vers,
-						     rr2s_credit(c), err, arg0,
-						     arg1));
+	if (!rpcrdma2_pool_send_ctrl_ctx(&c->pool, msg,
+					 rpcrdma2_encode_error(msg, sizeof(msg),
+							       vers, h->xid,
+							       h->vers,
+							       rr2s_credit(c),
+							       err, arg0, arg1),
+					 ctx))
+		return true;
+	rr2s_close(c);
+	return false;
 }
 
 /* Answer a rejected message: @arg as the codec gave it. */

@@ -119,6 +119,20 @@ struct rpcrdma2_send *rpcrdma2_pool_get(struct rpcrdma2_pool *p, bool ctrl)
  */
 int rpcrdma2_pool_send_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len)
 {
+	return rpcrdma2_pool_send_ctrl_ctx(p, msg, len, NULL);
+}
+
+/**
+ * rpcrdma2_pool_send_ctrl_ctx - as rpcrdma2_pool_send_ctrl(), and the
+ *	Send's completion gets @ctx (in its ->ctx)
+ * @p: the pool
+ * @msg: the encoded message
+ * @len: its length; 0 means it could not be encoded
+ * @ctx: the owner's; still the caller's when this fails
+ */
+int rpcrdma2_pool_send_ctrl_ctx(struct rpcrdma2_pool *p, const void *msg,
+				u32 len, void *ctx)
+{
 	struct rpcrdma2_send *sd;
 
 	if (!len)
@@ -127,7 +141,9 @@ int rpcrdma2_pool_send_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len)
 	if (!sd)
 		return -ENOBUFS;
 	memcpy(sd->buf, msg, len);
+	sd->ctx = ctx;
 	if (rpcrdma2_ep_post_send(sd, len, 0)) {
+		sd->ctx = NULL;
 		rpcrdma2_pool_put(p, sd);
 		return -EIO;
 	}

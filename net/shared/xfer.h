@@ -51,6 +51,8 @@ struct rpcrdma2_send *rpcrdma2_pool_get(struct rpcrdma2_pool *p, bool ctrl);
 void rpcrdma2_pool_put(struct rpcrdma2_pool *p, struct rpcrdma2_send *sd);
 bool rpcrdma2_pool_avail(struct rpcrdma2_pool *p);
 int rpcrdma2_pool_send_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len);
+int rpcrdma2_pool_send_ctrl_ctx(struct rpcrdma2_pool *p, const void *msg,
+				u32 len, void *ctx);
 
 /*
  * The sequence window (our reading of V2-CRED-04/-10 under E-14): the
