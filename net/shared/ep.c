@@ -22,18 +22,30 @@
  * limits: a device that cannot take the queue depths fails creation
  * rather than being silently shortchanged.
  *
+ * Tracing.  Each Send and Receive buffer gets a completion ID when it
+ * is made (rpcrdma2_ep_cid()); the posts and completions of the
+ * buffers are traced here, for both halves, with that ID.  The events
+ * cost a static branch when off.
+ *
  * Called by: net/client, net/server, net/tests.
  */
 
 #include <linux/slab.h>
 
 #include "shared/ep.h"
+#include <trace/events/rpcrdma2.h>
 
 static void rpcrdma2_ep_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rpcrdma2_recv *rv =
 		container_of(wc->wr_cqe, struct rpcrdma2_recv, cqe);
 
+	/* the XID, for the event: the owner syncs the rest */
+	if (trace_rpcrdma2_recv_done_enabled() &&
+	    wc->status == IB_WC_SUCCESS && wc->byte_len >= sizeof(__be32))
+		ib_dma_sync_single_for_cpu(rv->ep->id->device, rv->dma,
+					   sizeof(__be32), DMA_FROM_DEVICE);
+	trace_rpcrdma2_recv_done(rv, wc);
 	rv->status = wc->status;
 	rv->len = wc->status == IB_WC_SUCCESS ? wc->byte_len : 0;
 	rv->remote_inv = wc->status == IB_WC_SUCCESS &&
@@ -47,6 +59,7 @@ static void rpcrdma2_ep_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rpcrdma2_send *sd =
 		container_of(wc->wr_cqe, struct rpcrdma2_send, cqe);
 
+	trace_rpcrdma2_send_done(sd, wc);
 	sd->status = wc->status;
 	sd->ep->ops->send_done(sd);
 }
@@ -98,6 +111,7 @@ static int rpcrdma2_ep_buffers(struct rpcrdma2_ep *ep)
 
 		rv->ep = ep;
 		rv->cqe.done = rpcrdma2_ep_recv_done;
+		rpcrdma2_ep_cid(ep, &rv->cid);
 		err = rpcrdma2_ep_map(dev, &rv->buf, &rv->dma,
 				      ep->attr.recv_size, DMA_FROM_DEVICE);
 		if (err)
@@ -108,6 +122,7 @@ static int rpcrdma2_ep_buffers(struct rpcrdma2_ep *ep)
 
 		sd->ep = ep;
 		sd->cqe.done = rpcrdma2_ep_send_done;
+		rpcrdma2_ep_cid(ep, &sd->cid);
 		err = rpcrdma2_ep_map(dev, &sd->buf, &sd->dma,
 				      ep->attr.send_size, DMA_TO_DEVICE);
 		if (err)
@@ -253,6 +268,7 @@ int rpcrdma2_ep_post_recv(struct rpcrdma2_recv *rv)
 
 	ib_dma_sync_single_for_device(ep->id->device, rv->dma,
 				      ep->attr.recv_size, DMA_FROM_DEVICE);
+	trace_rpcrdma2_post_recv(rv);
 	return ib_post_recv(ep->id->qp, &wr, NULL);
 }
 
@@ -295,9 +311,21 @@ struct ib_send_wr *rpcrdma2_ep_send_wr(struct rpcrdma2_send *sd, u32 len,
 	return &sd->wr;
 }
 
+/* Trace the Sends of a chain; the other work requests are their owner's. */
+static void rpcrdma2_ep_trace_chain(const struct ib_send_wr *wr)
+{
+	for (; wr; wr = wr->next)
+		if (wr->wr_cqe && wr->wr_cqe->done == rpcrdma2_ep_send_done)
+			trace_rpcrdma2_post_send(container_of(wr->wr_cqe,
+							      struct rpcrdma2_send,
+							      cqe));
+}
+
 /* Post a chain of Send-queue work requests. */
 int rpcrdma2_ep_post_chain(struct rpcrdma2_ep *ep, struct ib_send_wr *first)
 {
+	if (trace_rpcrdma2_post_send_enabled())
+		rpcrdma2_ep_trace_chain(first);
 	return ib_post_send(ep->id->qp, first, NULL);
 }
 

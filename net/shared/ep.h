@@ -7,6 +7,7 @@
 #ifndef RPCRDMA2_EP_H
 #define RPCRDMA2_EP_H
 
+#include <linux/atomic.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
@@ -15,9 +16,24 @@
 
 struct rpcrdma2_ep;
 
+/**
+ * struct rpcrdma2_cid - names one work request's completion in traces
+ * @cq_id: the CQ's restrack ID, which the RDMA core's rdma_core:cq_*
+ *	events print as cq.id
+ * @id: from the endpoint's counter (rpcrdma2_ep_cid()), unique on the
+ *	CQ; a Send or Receive buffer keeps its ID for each reuse
+ *
+ * A post event and its completion event carry the same pair.
+ */
+struct rpcrdma2_cid {
+	u32	cq_id;
+	u32	id;
+};
+
 /* One posted Receive buffer. */
 struct rpcrdma2_recv {
 	struct ib_cqe		cqe;
+	struct rpcrdma2_cid	cid;
 	struct rpcrdma2_ep	*ep;
 	void			*buf;
 	u64			dma;
@@ -30,6 +46,7 @@ struct rpcrdma2_recv {
 /* One Send buffer and its work request. */
 struct rpcrdma2_send {
 	struct ib_cqe		cqe;
+	struct rpcrdma2_cid	cid;
 	struct rpcrdma2_ep	*ep;
 	void			*buf;
 	u64			dma;
@@ -87,7 +104,23 @@ struct rpcrdma2_ep {
 	struct rpcrdma2_send		*sends;
 	void				*priv;
 	struct rpcrdma2_dev_user	dev;	/* a user of id->device */
+	atomic_t			next_cid; /* see rpcrdma2_ep_cid() */
 };
+
+/**
+ * rpcrdma2_ep_cid - give a work request context its completion ID
+ * @ep: an endpoint whose CQ exists
+ * @cid: filled in
+ *
+ * Called when the context is created (Send and Receive buffers, MRs) or
+ * each time it is posted (rdma_rw batches); any context.
+ */
+static inline void rpcrdma2_ep_cid(struct rpcrdma2_ep *ep,
+				   struct rpcrdma2_cid *cid)
+{
+	cid->cq_id = ep->cq->res.id;
+	cid->id = atomic_inc_return(&ep->next_cid);
+}
 
 int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 		       const struct rpcrdma2_ep_attr *attr,

@@ -2,8 +2,17 @@
 /*
  * rpcrdma2 trace events: one at each decision an operator may need to
  * see (connection state, version settlement, header rejections, credit
- * changes, errors received).  Enable with
+ * changes, errors received), and one at each work request posted and
+ * each completion.  Enable with
  *   echo 1 > /sys/kernel/tracing/events/rpcrdma2/enable
+ *
+ * Post and completion events carry a completion ID (struct
+ * rpcrdma2_cid, net/shared/ep.h): "cq.id" is the CQ's restrack ID, the
+ * one the RDMA core's rdma_core:cq_* events print, and "cid" tells
+ * apart the work requests on that CQ.  A post event and the completion
+ * of the same work request print the same pair.  Completion status is
+ * printed by name.  Documentation/admin-guide.rst, "Tracing one RPC",
+ * shows how to follow an RPC with them.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM rpcrdma2
@@ -15,7 +24,13 @@
 #include <linux/socket.h>
 #include <rdma/rdma_cm.h>
 
+#include <linux/unaligned.h>
+#include <rdma/ib_cm.h>
+#include <rdma/ib_verbs.h>
+#include <trace/misc/rdma.h>
+
 #include "shared/codec.h"
+#include "shared/ep.h"
 
 TRACE_EVENT(rpcrdma2_cm_event,
 	    TP_PROTO(const void *addr, int event, int status),
@@ -411,6 +426,220 @@ TRACE_EVENT(rpcrdma2_xch_applied,
 		      __entry->recv_inline, __entry->brs,
 		      __entry->no_reminv ? "off" : "per-call")
 );
+
+/*
+ * Work requests and their completions.  The fast-path events take the
+ * context and do every dereference in TP_fast_assign, so that nothing
+ * is loaded while the event is off.  An XID is the first word of every
+ * transport header, the same in both versions; 0 where there is none.
+ */
+
+/* The peer of an endpoint: the cm_id's destination, either role. */
+#define rpcrdma2_ep_peer(ep) (&(ep)->id->route.addr.dst_addr)
+
+TRACE_EVENT(rpcrdma2_post_send,
+	    TP_PROTO(const struct rpcrdma2_send *sd),
+	    TP_ARGS(sd),
+	    TP_STRUCT__entry(__field(u32, cq_id)
+			     __field(u32, cid)
+			     __sockaddr(peer, sizeof(struct sockaddr_in6))
+			     __field(u32, xid)
+			     __field(u32, len)
+			     __field(u32, inv_rkey)
+			     __field(bool, signaled)),
+	    TP_fast_assign(__entry->cq_id = sd->cid.cq_id;
+			   __entry->cid = sd->cid.id;
+			   __assign_sockaddr(peer, rpcrdma2_ep_peer(sd->ep),
+					     sizeof(struct sockaddr_in6));
+			   __entry->xid = get_unaligned_be32(sd->buf);
+			   __entry->len = sd->sge.length;
+			   __entry->inv_rkey = sd->wr.opcode == IB_WR_SEND_WITH_INV ?
+					       sd->wr.ex.invalidate_rkey : 0;
+			   __entry->signaled = sd->wr.send_flags & IB_SEND_SIGNALED;),
+	    TP_printk("cq.id=%u cid=%u peer=%pISpc xid=0x%08x len=%u inv_rkey=0x%08x%s",
+		      __entry->cq_id, __entry->cid, __get_sockaddr(peer),
+		      __entry->xid, __entry->len, __entry->inv_rkey,
+		      __entry->signaled ? "" : " unsignaled")
+);
+
+TRACE_EVENT(rpcrdma2_send_done,
+	    TP_PROTO(const struct rpcrdma2_send *sd, const struct ib_wc *wc),
+	    TP_ARGS(sd, wc),
+	    TP_STRUCT__entry(__field(u32, cq_id)
+			     __field(u32, cid)
+			     __sockaddr(peer, sizeof(struct sockaddr_in6))
+			     __field(u32, xid)
+			     __field(unsigned int, status)
+			     __field(u32, vendor_err)),
+	    TP_fast_assign(__entry->cq_id = sd->cid.cq_id;
+			   __entry->cid = sd->cid.id;
+			   __assign_sockaddr(peer, rpcrdma2_ep_peer(sd->ep),
+					     sizeof(struct sockaddr_in6));
+			   __entry->xid = get_unaligned_be32(sd->buf);
+			   __entry->status = wc->status;
+			   __entry->vendor_err = wc->status ? wc->vendor_err : 0;),
+	    TP_printk("cq.id=%u cid=%u peer=%pISpc xid=0x%08x status=%s (%u/0x%x)",
+		      __entry->cq_id, __entry->cid, __get_sockaddr(peer),
+		      __entry->xid, rdma_show_wc_status(__entry->status),
+		      __entry->status, __entry->vendor_err)
+);
+
+TRACE_EVENT(rpcrdma2_post_recv,
+	    TP_PROTO(const struct rpcrdma2_recv *rv),
+	    TP_ARGS(rv),
+	    TP_STRUCT__entry(__field(u32, cq_id)
+			     __field(u32, cid)
+			     __sockaddr(peer, sizeof(struct sockaddr_in6))
+			     __field(u32, size)),
+	    TP_fast_assign(__entry->cq_id = rv->cid.cq_id;
+			   __entry->cid = rv->cid.id;
+			   __assign_sockaddr(peer, rpcrdma2_ep_peer(rv->ep),
+					     sizeof(struct sockaddr_in6));
+			   __entry->size = rv->ep->attr.recv_size;),
+	    TP_printk("cq.id=%u cid=%u peer=%pISpc size=%u",
+		      __entry->cq_id, __entry->cid, __get_sockaddr(peer),
+		      __entry->size)
+);
+
+/* The caller has made the first word of a received message visible. */
+TRACE_EVENT(rpcrdma2_recv_done,
+	    TP_PROTO(const struct rpcrdma2_recv *rv, const struct ib_wc *wc),
+	    TP_ARGS(rv, wc),
+	    TP_STRUCT__entry(__field(u32, cq_id)
+			     __field(u32, cid)
+			     __sockaddr(peer, sizeof(struct sockaddr_in6))
+			     __field(u32, xid)
+			     __field(u32, len)
+			     __field(u32, inv_rkey)
+			     __field(unsigned int, status)
+			     __field(u32, vendor_err)),
+	    TP_fast_assign(__entry->cq_id = rv->cid.cq_id;
+			   __entry->cid = rv->cid.id;
+			   __assign_sockaddr(peer, rpcrdma2_ep_peer(rv->ep),
+					     sizeof(struct sockaddr_in6));
+			   __entry->status = wc->status;
+			   __entry->len = wc->status ? 0 : wc->byte_len;
+			   __entry->xid = __entry->len >= 4 ?
+					  get_unaligned_be32(rv->buf) : 0;
+			   __entry->inv_rkey = !wc->status &&
+					       (wc->wc_flags & IB_WC_WITH_INVALIDATE) ?
+					       wc->ex.invalidate_rkey : 0;
+			   __entry->vendor_err = wc->status ? wc->vendor_err : 0;),
+	    TP_printk("cq.id=%u cid=%u peer=%pISpc xid=0x%08x len=%u inv_rkey=0x%08x status=%s (%u/0x%x)",
+		      __entry->cq_id, __entry->cid, __get_sockaddr(peer),
+		      __entry->xid, __entry->len, __entry->inv_rkey,
+		      rdma_show_wc_status(__entry->status), __entry->status,
+		      __entry->vendor_err)
+);
+
+/* The completion of an RDMA Read or Write batch, a REG_MR or a LOCAL_INV */
+DECLARE_EVENT_CLASS(rpcrdma2_done_class,
+		    TP_PROTO(const struct rpcrdma2_cid *cid, const void *peer,
+			     u32 xid, const struct ib_wc *wc),
+		    TP_ARGS(cid, peer, xid, wc),
+		    TP_STRUCT__entry(__field(u32, cq_id)
+				     __field(u32, cid)
+				     __sockaddr(peer, sizeof(struct sockaddr_in6))
+				     __field(u32, xid)
+				     __field(unsigned int, status)
+				     __field(u32, vendor_err)),
+		    TP_fast_assign(__entry->cq_id = cid->cq_id;
+				   __entry->cid = cid->id;
+				   __assign_sockaddr(peer, peer,
+						     sizeof(struct sockaddr_in6));
+				   __entry->xid = xid;
+				   __entry->status = wc->status;
+				   __entry->vendor_err = wc->status ?
+							 wc->vendor_err : 0;),
+		    TP_printk("cq.id=%u cid=%u peer=%pISpc xid=0x%08x status=%s (%u/0x%x)",
+			      __entry->cq_id, __entry->cid, __get_sockaddr(peer),
+			      __entry->xid, rdma_show_wc_status(__entry->status),
+			      __entry->status, __entry->vendor_err)
+);
+
+#define DEFINE_RPCRDMA2_DONE_EVENT(name)				\
+	DEFINE_EVENT(rpcrdma2_done_class, name,				\
+		     TP_PROTO(const struct rpcrdma2_cid *cid,		\
+			      const void *peer, u32 xid,		\
+			      const struct ib_wc *wc),			\
+		     TP_ARGS(cid, peer, xid, wc))
+
+/* Server: a batch of RDMA Reads or Writes (net/server/rw.c) */
+DECLARE_EVENT_CLASS(rpcrdma2_rw_post_class,
+		    TP_PROTO(const struct rpcrdma2_cid *cid, const void *peer,
+			     u32 xid, u32 nctxs, u32 nwrs),
+		    TP_ARGS(cid, peer, xid, nctxs, nwrs),
+		    TP_STRUCT__entry(__field(u32, cq_id)
+				     __field(u32, cid)
+				     __sockaddr(peer, sizeof(struct sockaddr_in6))
+				     __field(u32, xid)
+				     __field(u32, nctxs)
+				     __field(u32, nwrs)),
+		    TP_fast_assign(__entry->cq_id = cid->cq_id;
+				   __entry->cid = cid->id;
+				   __assign_sockaddr(peer, peer,
+						     sizeof(struct sockaddr_in6));
+				   __entry->xid = xid;
+				   __entry->nctxs = nctxs;
+				   __entry->nwrs = nwrs;),
+		    TP_printk("cq.id=%u cid=%u peer=%pISpc xid=0x%08x segments=%u wrs=%u",
+			      __entry->cq_id, __entry->cid, __get_sockaddr(peer),
+			      __entry->xid, __entry->nctxs, __entry->nwrs)
+);
+
+DEFINE_EVENT(rpcrdma2_rw_post_class, rpcrdma2_svc_read_post,
+	     TP_PROTO(const struct rpcrdma2_cid *cid, const void *peer,
+		      u32 xid, u32 nctxs, u32 nwrs),
+	     TP_ARGS(cid, peer, xid, nctxs, nwrs));
+
+DEFINE_EVENT(rpcrdma2_rw_post_class, rpcrdma2_svc_write_post,
+	     TP_PROTO(const struct rpcrdma2_cid *cid, const void *peer,
+		      u32 xid, u32 nctxs, u32 nwrs),
+	     TP_ARGS(cid, peer, xid, nctxs, nwrs));
+
+DEFINE_RPCRDMA2_DONE_EVENT(rpcrdma2_svc_read_done);
+DEFINE_RPCRDMA2_DONE_EVENT(rpcrdma2_svc_write_done);
+
+/*
+ * Client: FAST_REG and LOCAL_INV of one MR (net/client/frwr.c).  An MR
+ * keeps its completion ID; a REG_MR is unsignaled, so its completion
+ * shows only when it failed or was flushed, and so does a LOCAL_INV
+ * other than the last of its chain.
+ */
+DECLARE_EVENT_CLASS(rpcrdma2_mr_post_class,
+		    TP_PROTO(const struct rpcrdma2_cid *cid, const void *peer,
+			     u32 xid, u32 handle, u32 len),
+		    TP_ARGS(cid, peer, xid, handle, len),
+		    TP_STRUCT__entry(__field(u32, cq_id)
+				     __field(u32, cid)
+				     __sockaddr(peer, sizeof(struct sockaddr_in6))
+				     __field(u32, xid)
+				     __field(u32, handle)
+				     __field(u32, len)),
+		    TP_fast_assign(__entry->cq_id = cid->cq_id;
+				   __entry->cid = cid->id;
+				   __assign_sockaddr(peer, peer,
+						     sizeof(struct sockaddr_in6));
+				   __entry->xid = xid;
+				   __entry->handle = handle;
+				   __entry->len = len;),
+		    TP_printk("cq.id=%u cid=%u peer=%pISpc xid=0x%08x handle=0x%08x length=%u",
+			      __entry->cq_id, __entry->cid, __get_sockaddr(peer),
+			      __entry->xid, __entry->handle, __entry->len)
+);
+
+DEFINE_EVENT(rpcrdma2_mr_post_class, rpcrdma2_clnt_reg_post,
+	     TP_PROTO(const struct rpcrdma2_cid *cid, const void *peer,
+		      u32 xid, u32 handle, u32 len),
+	     TP_ARGS(cid, peer, xid, handle, len));
+
+DEFINE_EVENT(rpcrdma2_mr_post_class, rpcrdma2_clnt_inv_post,
+	     TP_PROTO(const struct rpcrdma2_cid *cid, const void *peer,
+		      u32 xid, u32 handle, u32 len),
+	     TP_ARGS(cid, peer, xid, handle, len));
+
+DEFINE_RPCRDMA2_DONE_EVENT(rpcrdma2_clnt_reg_done);
+DEFINE_RPCRDMA2_DONE_EVENT(rpcrdma2_clnt_inv_done);
 
 #endif /* _TRACE_RPCRDMA2_H */
 
