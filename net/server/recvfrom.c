@@ -555,6 +555,7 @@ static int rr2s_pull_call(struct rr2s_conn *c, struct svc_rqst *rqstp,
 		.dir	= DMA_FROM_DEVICE,
 		.pages	= rqstp->rq_pages,
 		.rqstp	= rqstp,
+		.xid	= ch->xid,
 	};
 	u32 total, in = 0, out = 0, i, j, pad, chunk;
 	static const u8 zero[4];

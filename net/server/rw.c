@@ -83,6 +83,10 @@ struct rr2s_rw_batch {
 	enum dma_data_direction	dir;
 	struct page		**stolen;	/* Read sinks taken from nfsd */
 	u32			nstolen;
+	/* for the trace events: one completion ID per posting */
+	struct rpcrdma2_cid	cid;
+	const struct sockaddr	*peer;
+	u32			xid;
 	struct {
 		struct rdma_rw_ctx	ctx;
 		struct scatterlist	*sgl;
@@ -95,6 +99,10 @@ static void rr2s_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rr2s_rw_batch *b = container_of(wc->wr_cqe, struct rr2s_rw_batch,
 					       cqe);
 
+	if (b->dir == DMA_FROM_DEVICE)
+		trace_rpcrdma2_svc_read_done(&b->cid, b->peer, b->xid, wc);
+	else
+		trace_rpcrdma2_svc_write_done(&b->cid, b->peer, b->xid, wc);
 	b->status = wc->status;
 	complete(&b->done);
 }
@@ -275,6 +283,21 @@ void rr2s_rw_drained(struct rr2s_conn *c)
 	}
 }
 
+/* A new completion ID for each posting of a batch, and its event. */
+static void rr2s_rw_trace_post(struct rr2s_conn *c, struct rr2s_rw_batch *b,
+			       const struct rr2s_rw_dir *d)
+{
+	rpcrdma2_ep_cid(&c->ep, &b->cid);
+	b->peer = (const struct sockaddr *)&c->b.xprt.xpt_remote;
+	b->xid = d->xid;
+	if (b->dir == DMA_FROM_DEVICE)
+		trace_rpcrdma2_svc_read_post(&b->cid, b->peer, b->xid, b->n,
+					     b->nwrs);
+	else
+		trace_rpcrdma2_svc_write_post(&b->cid, b->peer, b->xid, b->n,
+					      b->nwrs);
+}
+
 /* Release the batches of @wl, whose work requests are all done. */
 static void rr2s_wlist_release(struct rr2s_conn *c, struct rr2s_wlist *wl)
 {
@@ -365,6 +388,8 @@ static int rr2s_rw_run(struct rr2s_conn *c, struct rr2s_rw_batch **bp,
 	if (defer)		/* ... or none: rdma_rw signals the last one */
 		rr2s_rw_unsignal(first);
 	reinit_completion(&b->done);
+	b->dir = dir;
+	rr2s_rw_trace_post(c, b, d);
 	atomic_add(b->nwrs, &c->rw_inflight);
 	ret = ib_post_send(id->qp, first, &bad_wr);
 	if (ret) {

@@ -307,6 +307,7 @@ static int rr2s_reply_chunks(struct rr2s_conn *c, struct rr2s_rctx *x,
 		.dir	= DMA_TO_DEVICE,
 		.xb	= res,
 		.wl	= wl,
+		.xid	= ch->xid,
 	};
 	const char *format = "inline";
 	u32 i, written = 0, len;

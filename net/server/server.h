@@ -252,6 +252,7 @@ struct rr2s_rw_dir {
 	struct page		**pages;
 	struct svc_rqst		*rqstp;	/* whose pages are a Read sink */
 	struct rr2s_wlist	*wl;	/* Writes: left to the final Send */
+	u32			xid;	/* of the Call, for the trace events */
 };
 
 int rr2s_rw_segs(struct rr2s_conn *c, const struct rr2s_rw_dir *d,
