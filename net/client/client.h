@@ -113,6 +113,8 @@ struct rr2c_mr {
 	struct ib_send_wr	inv_wr;
 	struct ib_cqe		reg_cqe;
 	struct ib_cqe		inv_cqe;
+	struct rpcrdma2_cid	cid;		/* its REG_MR and LOCAL_INV */
+	u32			xid;		/* of its last REG_MR, traces */
 };
 
 /* The MRs of one connection (frwr.c). */

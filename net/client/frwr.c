@@ -109,15 +109,19 @@ static void rr2c_frwr_wr_failed(struct rr2c_mr *mr, const struct ib_wc *wc,
 /* An unsignaled REG_MR completes only when it failed or was flushed. */
 static void rr2c_frwr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	rr2c_frwr_wr_failed(container_of(wc->wr_cqe, struct rr2c_mr, reg_cqe),
-			    wc, "reg_mr");
+	struct rr2c_mr *mr = container_of(wc->wr_cqe, struct rr2c_mr, reg_cqe);
+
+	trace_rpcrdma2_clnt_reg_done(&mr->cid, &mr->r->xprt.addr, mr->xid, wc);
+	rr2c_frwr_wr_failed(mr, wc, "reg_mr");
 }
 
 /* ... and so does a LOCAL_INV that is not the last of its chain. */
 static void rr2c_frwr_inv_failed(struct ib_cq *cq, struct ib_wc *wc)
 {
-	rr2c_frwr_wr_failed(container_of(wc->wr_cqe, struct rr2c_mr, inv_cqe),
-			    wc, "local_inv");
+	struct rr2c_mr *mr = container_of(wc->wr_cqe, struct rr2c_mr, inv_cqe);
+
+	trace_rpcrdma2_clnt_inv_done(&mr->cid, &mr->r->xprt.addr, mr->xid, wc);
+	rr2c_frwr_wr_failed(mr, wc, "local_inv");
 }
 
 /*
@@ -136,6 +140,7 @@ static void rr2c_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rr2c_mr *mr, *tmp;
 	bool bad = false, sync;
 
+	trace_rpcrdma2_clnt_inv_done(&last->cid, &r->xprt.addr, last->xid, wc);
 	if (wc->status != IB_WC_SUCCESS)
 		rr2c_frwr_wr_failed(last, wc, "local_inv");
 	spin_lock(&f->lock);
@@ -202,6 +207,7 @@ int rr2c_frwr_create(struct rr2c *r)
 		}
 		mr->r = r;
 		mr->reg_cqe.done = rr2c_frwr_reg_done;
+		rpcrdma2_ep_cid(&r->ep, &mr->cid);
 		mr->state = RR2C_MR_FREE;
 		list_add_tail(&mr->node, &f->free);
 		f->nfree++;
@@ -453,7 +459,10 @@ struct ib_send_wr *rr2c_frwr_reg_chain(struct rr2c *r, struct rr2c_req *req,
 		if (mr->state != RR2C_MR_MAPPED)
 			continue;
 		mr->state = RR2C_MR_REG;
+		mr->xid = be32_to_cpu(req->rq.rq_xid);
 		r->stats.mrs_registered++;
+		trace_rpcrdma2_clnt_reg_post(&mr->cid, &r->xprt.addr, mr->xid,
+					     mr->mr->rkey, mr->mr->length);
 		*pp = &mr->reg_wr.wr;
 		pp = &mr->reg_wr.wr.next;
 	}
@@ -549,6 +558,8 @@ static bool rr2c_frwr_post_inv_locked(struct rr2c *r, struct rr2c_req *req,
 		mr->inv_wr.ex.invalidate_rkey = mr->mr->rkey;
 		mr->inv_wr.wr_cqe = &mr->inv_cqe;
 		mr->inv_cqe.done = rr2c_frwr_inv_failed;
+		trace_rpcrdma2_clnt_inv_post(&mr->cid, &r->xprt.addr, mr->xid,
+					     mr->mr->rkey, mr->mr->length);
 		*pp = &mr->inv_wr;
 		pp = &mr->inv_wr.next;
 		last = mr;
