@@ -36,6 +36,10 @@
  * does rr2c_frwr_destroy() unmap and deregister every MR, quarantined
  * or not, before the PD goes.
  *
+ * Tracing: each MR has a completion ID from the endpoint, which the
+ * trace events of its REG_MR and LOCAL_INV posts and completions carry
+ * with the XID of the request that registered it.
+ *
  * Locking: rr2c_frwr.lock (a spinlock, taken in process context and in
  * the CQ's work item) guards every MR's state, the free list and each
  * request's MR list.  WRs are posted under it, so a post never races

@@ -52,6 +52,9 @@
  * may still write are swapped out of the rqstp, so nfsd never reuses
  * them under the device.
  *
+ * Each posting of a batch takes a new completion ID from the endpoint,
+ * which its post and completion trace events carry with the Call's XID.
+ *
  * Called by: recvfrom.c (Read chunks), sendto.c (Write, Reply chunks).
  */
 
