@@ -6,6 +6,9 @@
  * rdma_cm on the netdev's link-local address, and moves Sends both ways,
  * checking every byte that arrives.
  *
+ * It also checks the completion IDs the endpoint gives its Send and
+ * Receive buffers, through probes on the trace events.
+ *
  * The environments are made once per suite (suite_init) and torn down in
  * suite_exit; every case is run once per provider.
  */
@@ -16,6 +19,7 @@
 
 #include "shared/nego.h"
 #include "tests/env.h"
+#include <trace/events/rpcrdma2.h>
 
 static struct rpcrdma2_test_env rr2t_envs[RPCRDMA2_TEST_NR_LINKS];
 
@@ -346,6 +350,123 @@ static void rr2t_room_for_drain(struct kunit *test)
 	rpcrdma2_test_disconnect(conn);		/* flushes it */
 }
 
+/* The completion IDs the trace events of the last work requests carried */
+struct rr2t_cids {
+	struct rpcrdma2_cid	post_send;
+	struct rpcrdma2_cid	send_done;
+	struct rpcrdma2_cid	post_recv;
+	struct rpcrdma2_cid	recv_done;
+};
+
+static void rr2t_probe_post_send(void *data, const struct rpcrdma2_send *sd)
+{
+	((struct rr2t_cids *)data)->post_send = sd->cid;
+}
+
+static void rr2t_probe_send_done(void *data, const struct rpcrdma2_send *sd,
+				 const struct ib_wc *wc)
+{
+	((struct rr2t_cids *)data)->send_done = sd->cid;
+}
+
+static void rr2t_probe_post_recv(void *data, const struct rpcrdma2_recv *rv)
+{
+	((struct rr2t_cids *)data)->post_recv = rv->cid;
+}
+
+static void rr2t_probe_recv_done(void *data, const struct rpcrdma2_recv *rv,
+				 const struct ib_wc *wc)
+{
+	((struct rr2t_cids *)data)->recv_done = rv->cid;
+}
+
+/* Distinct, non-zero IDs on @ep's CQ for every Send and Receive buffer. */
+static void rr2t_expect_cids(struct kunit *test, const struct rpcrdma2_ep *ep)
+{
+	u32 i, j;
+
+	for (i = 0; i < ep->attr.nr_recv; i++) {
+		KUNIT_EXPECT_EQ(test, ep->recvs[i].cid.cq_id, ep->cq->res.id);
+		KUNIT_EXPECT_NE(test, ep->recvs[i].cid.id, 0);
+		for (j = 0; j < ep->attr.nr_send; j++)
+			KUNIT_EXPECT_NE(test, ep->recvs[i].cid.id,
+					ep->sends[j].cid.id);
+	}
+	for (j = 0; j < ep->attr.nr_send; j++)
+		KUNIT_EXPECT_EQ(test, ep->sends[j].cid.cq_id, ep->cq->res.id);
+}
+
+/*
+ * One Send, client to server, with probes on the four events; returns
+ * 0 or an errno.  No assertion: the connection must be torn down after
+ * (an endpoint left behind holds up the device's removal).  @seen is
+ * static so that no probe can ever write to freed memory.
+ */
+static int rr2t_traced_send(struct rpcrdma2_test_conn *conn,
+			    struct rr2t_cids *seen)
+{
+	int err;
+
+	memset(seen, 0, sizeof(*seen));
+	err = register_trace_rpcrdma2_post_send(rr2t_probe_post_send, seen) ?:
+	      register_trace_rpcrdma2_send_done(rr2t_probe_send_done, seen) ?:
+	      register_trace_rpcrdma2_post_recv(rr2t_probe_post_recv, seen) ?:
+	      register_trace_rpcrdma2_recv_done(rr2t_probe_recv_done, seen);
+	if (!err)
+		err = rpcrdma2_test_post_send(&conn->client, 64) ?:
+		      rpcrdma2_test_wait_recv(&conn->server) ?:
+		      rpcrdma2_test_wait_send(&conn->client) ?:
+		      rpcrdma2_test_post_recv(&conn->server);
+	/* a probe that was not registered: -ENOENT, nothing done */
+	unregister_trace_rpcrdma2_recv_done(rr2t_probe_recv_done, seen);
+	unregister_trace_rpcrdma2_post_recv(rr2t_probe_post_recv, seen);
+	unregister_trace_rpcrdma2_send_done(rr2t_probe_send_done, seen);
+	unregister_trace_rpcrdma2_post_send(rr2t_probe_post_send, seen);
+	tracepoint_synchronize_unregister();
+	return err;
+}
+
+/*
+ * Every Send and Receive carries a completion ID on its endpoint's CQ,
+ * and the post and completion events of one Send, and of one Receive,
+ * carry the same ID.  The second half needs a kernel with tracepoints
+ * (the KUnit configuration has none; the module's own build does).
+ */
+static void rr2t_completion_ids(struct kunit *test)
+{
+	struct rpcrdma2_test_conn *conn = rr2t_connected(test);
+	static struct rr2t_cids seen;
+	struct rpcrdma2_cid want;
+	int err;
+
+	if (!conn)
+		return;
+	KUNIT_EXPECT_NE(test, conn->client.ep.cq->res.id,
+			conn->server.ep.cq->res.id);
+	rr2t_expect_cids(test, &conn->client.ep);
+	rr2t_expect_cids(test, &conn->server.ep);
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS)) {
+		rpcrdma2_test_disconnect(conn);
+		return;
+	}
+	err = rr2t_traced_send(conn, &seen);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	if (!err) {
+		want = conn->client.ep.sends[0].cid;
+		KUNIT_EXPECT_EQ(test, seen.post_send.cq_id, want.cq_id);
+		KUNIT_EXPECT_EQ(test, seen.post_send.id, want.id);
+		KUNIT_EXPECT_EQ(test, seen.send_done.cq_id, want.cq_id);
+		KUNIT_EXPECT_EQ(test, seen.send_done.id, want.id);
+		/* the Receive that took it, posted again after */
+		want = conn->server.ep.recvs[conn->server.cur].cid;
+		KUNIT_EXPECT_EQ(test, seen.recv_done.cq_id, want.cq_id);
+		KUNIT_EXPECT_EQ(test, seen.recv_done.id, want.id);
+		KUNIT_EXPECT_EQ(test, seen.post_recv.cq_id, want.cq_id);
+		KUNIT_EXPECT_EQ(test, seen.post_recv.id, want.id);
+	}
+	rpcrdma2_test_disconnect(conn);
+}
+
 static struct kunit_case rr2t_cases[] = {
 	KUNIT_CASE_PARAM(rr2t_device_up, rr2t_link_gen_params),
 	KUNIT_CASE_PARAM(rr2t_rc_connect, rr2t_link_gen_params),
@@ -353,6 +474,7 @@ static struct kunit_case rr2t_cases[] = {
 	KUNIT_CASE_PARAM(rr2t_send_both_ways, rr2t_link_gen_params),
 	KUNIT_CASE_PARAM(cmp_cmpd_private_data_exchange, rr2t_link_gen_params),
 	KUNIT_CASE_PARAM(v2_frame_16_negotiation, rr2t_link_gen_params),
+	KUNIT_CASE_PARAM(rr2t_completion_ids, rr2t_link_gen_params),
 	{ }
 };
 
