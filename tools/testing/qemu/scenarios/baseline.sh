@@ -11,7 +11,11 @@
 # mount options), rdmavers=N / server.rdmavers=N / client.rdmavers=N,
 # xchar=N / server.xchar=N / client.xchar=N (the seed 004 exchange),
 # xch=on|off|refused (rpcrdma2 client: check the exchange's state on
-# each mount; "on" also needs a characteristic received).
+# each mount; "on" also needs a characteristic received), trace=0
+# (skip the trace check: rpcrdma2 at both ends of one guest traces 1 MiB
+# written and read back and checks that each Send, Receive, RDMA Read,
+# RDMA Write and FRWR work request has a post and a completion event
+# with the same completion ID).
 #
 # With rpcrdma2 as the client, the client knobs are checked last: their
 # defaults, an out-of-range write refused, and a mount made after a
@@ -191,6 +195,160 @@ rr2_unload_after_nfs() {
 		'! dmesg | grep -E "BUG:|Oops|general protection|Call Trace"'
 }
 
+# ---- Tracing: post and completion events joined by completion ID ----
+
+RR2_TR=/sys/kernel/tracing
+RR2_TR_EVENTS="post_send send_done post_recv recv_done svc_read_post
+	svc_read_done svc_write_post svc_write_done clnt_reg_post clnt_reg_done
+	clnt_inv_post clnt_inv_done"
+
+# rr2_trace_set 0|1: rpcrdma2's post and completion events and the RDMA
+# core's CQ allocations (whose cq.id our events must carry)
+rr2_trace_set() {
+	local e
+	for e in $RR2_TR_EVENTS; do
+		echo "$1" > "$RR2_TR/events/rpcrdma2/rpcrdma2_$e/enable" || return
+	done
+	echo "$1" > "$RR2_TR/events/rdma_core/cq_alloc/enable"
+}
+
+# 1 MiB written and read back on a fresh mount: in both versions an
+# RPC with a Read chunk (the server's RDMA Read) and one with a Write
+# chunk (its RDMA Write)
+rr2_trace_io() {
+	local dir=/mnt/trace rc=0
+	head -c $((1 << 20)) /dev/urandom > /tmp/trace.data
+	rr2_mount 4.2 "$dir" /export/v4.2 || return
+	cp /tmp/trace.data "$dir/" && umount "$dir" &&
+		rr2_mount 4.2 "$dir" /export/v4.2 &&
+		cmp /tmp/trace.data "$dir/trace.data" || rc=1
+	rm -f "$dir/trace.data"
+	umount "$dir" || rc=1
+	return $rc
+}
+
+# Reads the trace; prints "CHECK ok|fail|info DETAIL" lines.  A post event
+# and a completion event of one work request carry the same cq.id and
+# cid: every completion must follow its post (with the same XID where
+# the post knows it).  Only the CQs rdma_core:cq_alloc printed while
+# tracing count, which also shows that our cq.id is the RDMA core's.
+rr2_trace_verdicts() {
+	awk '
+	function field(l, name,   v) {
+		if (!match(l, " " name "=[^ ]+"))
+			return ""
+		v = substr(l, RSTART + length(name) + 2, RLENGTH - length(name) - 2)
+		return v
+	}
+	/ cq_alloc: / {
+		sub(/.*cq\.id=/, ""); sub(/ .*/, "")
+		if (!($0 in cqs))
+			ncq++
+		cqs[$0] = 1
+		next
+	}
+	/ rpcrdma2_[a-z_]+: / {
+		match($0, / rpcrdma2_[a-z_]+: /)
+		ev = substr($0, RSTART + 10, RLENGTH - 12)
+		kind = ev
+		sub(/^post_/, "", kind); sub(/_(post|done)$/, "", kind)
+		cq = field($0, "cq.id"); k = cq ":" field($0, "cid")
+		xid = field($0, "xid")
+		# a connection made before the trace began (one of the
+		# earlier mounts, closing): its posts were not seen
+		if (!(cq in cqs)) {
+			older++
+			next
+		}
+		known++
+		if (ev ~ /^post_|_post$/) {
+			posted[kind, k] = xid; npost[kind]++
+			if (kind == "send")
+				sent[xid] = cq
+			next
+		}
+		ndone[kind]++
+		if (!((kind, k) in posted)) {
+			orphan[kind]++
+			if (orphans < 3)
+				print "unposted-example info " $0
+			orphans++
+			next
+		}
+		paired[kind]++
+		if (kind != "recv" && posted[kind, k] != xid)
+			xidmis[kind]++
+		if (field($0, "status") == "SUCCESS")
+			good[kind]++
+		if (kind == "recv" && xid != "0x00000000" && (xid in sent) &&
+		    sent[xid] != cq)
+			cross++
+		if (kind == "recv" && field($0, "inv_rkey") != "0x00000000")
+			reminv++
+	}
+	function verdict(name, ok, detail) {
+		print name " " (ok ? "ok" : "fail") " " detail
+	}
+	END {
+		verdict("cq-ids-from-rdma-core", ncq > 0 && known > 0,
+			"cqs=" ncq + 0 " events=" known + 0 \
+			" on-older-cqs=" older + 0)
+		# a batch of RDMA Writes may go unsignaled (the Reply'"'"'s Send
+		# completes it): its posts are enough; and with Send With
+		# Invalidate there may be no LOCAL_INV at all
+		split("send recv svc_read svc_write clnt_inv", ks, " ")
+		for (i = 1; i in ks; i++) {
+			t = ks[i]
+			verdict(t "-post-and-completion", !orphan[t] && !xidmis[t] &&
+				(npost[t] > 0 || t == "clnt_inv") &&
+				(good[t] > 0 || t == "svc_write" || !npost[t]),
+				"posts=" npost[t] + 0 \
+				" completions=" ndone[t] + 0 " paired=" paired[t] + 0 \
+				" success=" good[t] + 0 " unposted=" orphan[t] + 0 \
+				" xid-mismatch=" xidmis[t] + 0)
+		}
+		verdict("clnt_reg-post", npost["clnt_reg"] > 0 && !orphan["clnt_reg"],
+			"posts=" npost["clnt_reg"] + 0 " failed=" ndone["clnt_reg"] + 0)
+		verdict("xid-on-both-ends", cross > 0, "calls-and-replies=" cross + 0)
+		verdict("mrs-invalidated", npost["clnt_inv"] > 0 || reminv > 0,
+			"local=" npost["clnt_inv"] + 0 " remote=" reminv + 0)
+	}' "$RR2_TR/trace"
+}
+
+# rpcrdma2 at both ends in one guest: trace a little I/O and check that
+# Sends, Receives, RDMA Reads and Writes and FRWR work requests each
+# show a post and a completion with matching completion IDs.
+rr2_trace_check() {
+	local name verdict detail xid line
+	[ -d "$RR2_TR/events" ] || mount -t tracefs nodev "$RR2_TR" ||
+		{ rr2_fail trace.tracefs; return; }
+	echo 0 > "$RR2_TR/tracing_on"
+	echo 8192 > "$RR2_TR/buffer_size_kb"
+	echo > "$RR2_TR/trace"
+	rr2_check trace.enable rr2_trace_set 1 || return
+	echo 1 > "$RR2_TR/tracing_on"
+	rr2_check trace.io rr2_trace_io
+	echo 0 > "$RR2_TR/tracing_on"
+	rr2_trace_set 0
+	rr2_info "trace: $(grep -c ' rpcrdma2_' "$RR2_TR/trace") events"
+	# one RPC with a Read chunk, end to end (no /dev/fd here: files)
+	xid=$(grep -m1 ' rpcrdma2_svc_read_post: ' "$RR2_TR/trace" |
+		sed 's/.* xid=\(0x[0-9a-f]*\).*/\1/')
+	grep -E "xid=${xid:-none} |cq_alloc" "$RR2_TR/trace" | head -n 40 |
+		sed 's/^ *//' > /tmp/trace.rpc
+	while read -r line; do rr2_info "trace.rpc: $line"; done < /tmp/trace.rpc
+	rr2_trace_verdicts > /tmp/trace.verdicts
+	rr2_check trace.verdicts test -s /tmp/trace.verdicts
+	while read -r name verdict detail; do
+		case $verdict in
+		ok) rr2_pass "trace.$name" ;;
+		fail) rr2_fail "trace.$name" ;;
+		esac
+		rr2_info "trace.$name: $detail"
+	done < /tmp/trace.verdicts
+	echo > "$RR2_TR/trace"
+}
+
 rr2_main() {
 	case $RR2_ROLE in
 	single)
@@ -198,6 +356,8 @@ rr2_main() {
 		rr2_server_setup || return
 		rr2_client_run
 		rr2_server_verify
+		[ "$RR2_MOD" = ours ] && [ "$(rr2_arg trace 1)" = 1 ] &&
+			rr2_trace_check
 		[ "$RR2_MOD" = ours ] && rr2_unload_after_nfs
 		;;
 	server)
