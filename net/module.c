@@ -76,6 +76,66 @@ module_param_named(xchar, rpcrdma2_xchar, bool, 0644);
 MODULE_PARM_DESC(xchar,
 		 "Run the experimental seed 004 transport-characteristics exchange on new Version 2 connections (0 or 1, default 0)");
 
+/*
+ * The BRS level each half advertises on Version 2 (V2-RDIR-10/12):
+ * CONT, since both halves reassemble continued reverse-direction
+ * messages; neither does reverse-direction chunks (V2-RDIR-13).
+ */
+static unsigned int rpcrdma2_rvrsdir = RDMA2_RVRSDIR_CONT;
+
+static int rpcrdma2_set_rvrsdir(const char *val, const struct kernel_param *kp)
+{
+	unsigned int level;
+	int ret;
+
+	ret = kstrtouint(val, 0, &level);
+	if (ret)
+		return ret;
+	if (level > RDMA2_RVRSDIR_CONT)
+		return -EINVAL;
+	WRITE_ONCE(*(unsigned int *)kp->arg, level);
+	return 0;
+}
+
+static const struct kernel_param_ops rpcrdma2_rvrsdir_ops = {
+	.set	= rpcrdma2_set_rvrsdir,
+	.get	= param_get_uint,
+};
+
+module_param_cb(rvrsdir, &rpcrdma2_rvrsdir_ops, &rpcrdma2_rvrsdir, 0644);
+MODULE_PARM_DESC(rvrsdir,
+		 "Reverse-direction (callback) level advertised on new Version 2 connections: 0 none, 1 simple, 2 continued (default 2)");
+
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+static unsigned int rpcrdma2_test_rvrsdir[2] = {
+	RDMA2_RVRSDIR_CONT, RDMA2_RVRSDIR_CONT
+};
+
+/* KUnit runs both halves in one kernel: the parameter, per role. */
+void rpcrdma2_test_set_rvrsdir(u32 clnt, u32 svc)
+{
+	WRITE_ONCE(rpcrdma2_test_rvrsdir[RPCRDMA2_CLIENT], clnt);
+	WRITE_ONCE(rpcrdma2_test_rvrsdir[RPCRDMA2_SERVER], svc);
+}
+#endif
+
+/**
+ * rpcrdma2_rvrsdir_level - BRS to advertise on a new connection
+ * @role: the client or the server half
+ *
+ * The client's level governs the reverse Calls it is sent, the
+ * server's the reverse Replies (E-18).  Read once per connection.
+ */
+u32 rpcrdma2_rvrsdir_level(enum rpcrdma2_role role)
+{
+	u32 level = READ_ONCE(rpcrdma2_rvrsdir);
+
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+	level = min(level, READ_ONCE(rpcrdma2_test_rvrsdir[role]));
+#endif
+	return level;
+}
+
 #if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
 static bool rpcrdma2_test_xchar_off[2];
 

@@ -280,10 +280,22 @@ static void rr2c_recv_msg(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 			return;
 		}
 	} else if (r->rx_bc_req) {
-		r->rx_off += rpcrdma2_copy_to_xdr(&r->rx_bc_req->rq_private_buf,
-						  r->rx_off, payload, plen);
-		if (!more)
+		u32 n = rpcrdma2_copy_to_xdr(&r->rx_bc_req->rq_private_buf,
+					     r->rx_off, payload, plen);
+
+		r->rx_off += n;
+		if (n < plen) {
+			/*
+			 * Longer than a slot (bc_maxpayload): dropped whole,
+			 * never handed on cut short; the rest of it is
+			 * read and ignored
+			 */
+			rr2c_bc_free_rqst(r->rx_bc_req);
+			r->rx_bc_req = NULL;
+			r->stats.bc_dropped++;
+		} else if (!more) {
 			rr2c_bc_deliver(r, r->rx_bc_req, r->rx_off);
+		}
 	}
 	if (!more)
 		rr2c_rx_reset(r);

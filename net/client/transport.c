@@ -313,7 +313,8 @@ static int rr2c_connect(struct rr2c *r)
 	r->local.max_vers = min(r->local.max_vers, r->vers_cap);
 	r->local.send_size = attr.send_size;
 	r->local.recv_size = attr.recv_size;
-	r->local.brs = RDMA2_RVRSDIR_SIMPLE;	/* V2-RDIR-10: callbacks */
+	/* V2-RDIR-10/12: the reverse Calls this client takes */
+	r->local.brs = rpcrdma2_rvrsdir_level(RPCRDMA2_CLIENT);
 	r->local.remote_inv = true;
 	rpcrdma2_local_segments(&r->local, id->device, &rr2c_limits);
 	r->local.credits = rpcrdma2_credit_out(RPCRDMA2_VERS_2, r->credits);
@@ -640,6 +641,9 @@ static int rr2c_tx_begin(struct rr2c *r, struct rpc_rqst *req)
 		 */
 		.flags		= bc_prealloc(req) ? RDMA2_F_RESPONSE : 0,
 		.inline_size	= r->conn.send_inline,
+		/* a reverse Reply within the server's BRS (V2-RDIR-12) */
+		.single		= bc_prealloc(req) &&
+				  rpcrdma2_rdir_single(&r->conn),
 		.payload	= &req->rq_snd_buf,
 	};
 	nmsgs = rpcrdma2_tx_nmsgs(&r->tx);
@@ -957,9 +961,20 @@ static void rr2c_op_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 		   st->mrs_recovered, READ_ONCE(r->frwr.nfree), st->mr_waits,
 		   st->bad_chunks);
 	/* the seed 004 exchange on this connection (xchar=1) */
-	seq_printf(seq, "xch %s xch_sent %u xch_received %u\n",
+	seq_printf(seq, "xch %s xch_sent %u xch_received %u ",
 		   r->conn.xch.on ? "on" : r->conn.xch.refused ? "refused" :
 		   "off", r->conn.xch.sent, r->conn.xch.received);
+	/*
+	 * Reverse direction: the level this end takes reverse Calls at
+	 * and the one the server takes reverse Replies at (BRS, E-18);
+	 * Version 1 has RFC 8167's, inline only
+	 */
+	if (r->conn.vers == RPCRDMA2_VERS_2)
+		seq_printf(seq, "brs %s peer_brs %s\n",
+			   rpcrdma2_rvrsdir_name(r->local.brs),
+			   rpcrdma2_rvrsdir_name(r->conn.peer_props.brs));
+	else
+		seq_puts(seq, "brs rfc8167 peer_brs rfc8167\n");
 }
 
 static const struct rpc_timeout rr2c_timeout = {

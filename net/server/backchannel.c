@@ -42,6 +42,20 @@ static bool rr2s_bc_allowed(const struct rr2s_conn *c)
 	       c->conn.peer_props.brs != RDMA2_RVRSDIR_NONE;
 }
 
+/**
+ * rr2s_bc_level - how reverse Calls go to this client, for the log
+ * @c: a settled connection
+ *
+ * "rfc8167" on Version 1; on Version 2, the client's BRS, which the
+ * reverse Calls stay within (V2-RDIR-12).
+ */
+const char *rr2s_bc_level(const struct rr2s_conn *c)
+{
+	if (c->conn.vers != RPCRDMA2_VERS_2)
+		return "rfc8167";
+	return rpcrdma2_rvrsdir_name(c->conn.peer_props.brs);
+}
+
 static int rr2b_send_request(struct rpc_rqst *req)
 {
 	struct svc_xprt *sx = req->rq_xprt->bc_xprt;
@@ -63,6 +77,8 @@ static int rr2b_send_request(struct rpc_rqst *req)
 	c = rr2s_conn(sx);
 	if (!rr2s_bc_allowed(c))
 		return -ENOTCONN;		/* V2-RDIR-11 */
+	/* continued only to a client at BRS CONT or above (V2-RDIR-12) */
+	tx.single = rpcrdma2_rdir_single(&c->conn);
 	mutex_lock(&sx->xpt_mutex);
 	if (!svc_xprt_is_dead(sx))
 		ret = rr2s_send_msg(c, &tx);

@@ -411,9 +411,10 @@ static bool rr2s_negotiate(struct rr2s_conn *c, struct rpcrdma2_recv *rv)
 				      jhash_3words(c->conn.vers,
 						   c->conn.send_inline,
 						   c->conn.recv_inline, 0)))
-			pr_info("rpcrdma2: client %pISc settled RPC-over-RDMA version %u, inline %u/%u\n",
+			pr_info("rpcrdma2: client %pISc settled RPC-over-RDMA version %u, inline %u/%u, callbacks %s\n",
 				&c->b.xprt.xpt_remote, c->conn.vers,
-				c->conn.send_inline, c->conn.recv_inline);
+				c->conn.send_inline, c->conn.recv_inline,
+				rr2s_bc_level(c));
 	}
 	return n == RPCRDMA2_NEGO_RPC;
 }

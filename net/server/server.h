@@ -323,6 +323,7 @@ void rr2s_knobs_reset(void);
 /* backchannel.c */
 int rr2s_bc_register(void);
 void rr2s_bc_unregister(void);
+const char *rr2s_bc_level(const struct rr2s_conn *c);
 void rr2s_bc_reply(struct rr2s_conn *c, const void *data, u32 len,
 		   struct page **pages);
 

@@ -323,7 +323,8 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	c->local.max_vers = rpcrdma2_max_version(RPCRDMA2_SERVER);
 	c->local.send_size = attr.send_size;
 	c->local.recv_size = attr.recv_size;
-	c->local.brs = RDMA2_RVRSDIR_SIMPLE;	/* reverse Replies inline */
+	/* V2-RDIR-10/12: the reverse Replies this server takes (E-18) */
+	c->local.brs = rpcrdma2_rvrsdir_level(RPCRDMA2_SERVER);
 	rpcrdma2_local_segments(&c->local, c->b.id->device, &rr2s_limits);
 	c->grant = min_t(u32, RR2S_CREDITS_INIT, c->max_grant);
 	c->local.credits = rpcrdma2_credit_out(RPCRDMA2_VERS_2, c->grant);

@@ -505,3 +505,34 @@ int rpcrdma2_nego_settled_check(const struct rpcrdma2_conn *c,
 		return RDMA2_ERR_INVAL_HTYPE;
 	return 0;
 }
+
+/**
+ * rpcrdma2_rdir_single - must a reverse-direction message fit one Send?
+ * @c: the settled connection
+ *
+ * The peer's BRS is the level of reverse-direction messages it takes
+ * (E-18: the client's for reverse Calls, the server's for reverse
+ * Replies).  Below CONT, only Simple Format; CONT and GENL take
+ * Continued Format too (V2-RDIR-12, V2-RDIR-14).  Version 1 never
+ * continues anything, whatever this says.
+ */
+bool rpcrdma2_rdir_single(const struct rpcrdma2_conn *c)
+{
+	return c->peer_props.brs < RDMA2_RVRSDIR_CONT;
+}
+
+/**
+ * rpcrdma2_rvrsdir_name - a BRS level for logs and traces
+ * @level: RDMA2_RVRSDIR_*
+ */
+const char *rpcrdma2_rvrsdir_name(u32 level)
+{
+	static const char * const names[] = {
+		[RDMA2_RVRSDIR_NONE]	= "none",
+		[RDMA2_RVRSDIR_SIMPLE]	= "simple",
+		[RDMA2_RVRSDIR_CONT]	= "cont",
+		[RDMA2_RVRSDIR_GENL]	= "genl",
+	};
+
+	return level < ARRAY_SIZE(names) ? names[level] : "?";
+}

@@ -83,5 +83,7 @@ int rpcrdma2_nego_settled_check(const struct rpcrdma2_conn *c,
 				const struct rpcrdma2_hdr *hdr);
 void rpcrdma2_conn_thresholds(struct rpcrdma2_conn *c,
 			      const struct rpcrdma2_local *l);
+bool rpcrdma2_rdir_single(const struct rpcrdma2_conn *c);
+const char *rpcrdma2_rvrsdir_name(u32 level);
 
 #endif /* RPCRDMA2_NEGO_H */

@@ -278,9 +278,15 @@ u32 rpcrdma2_tx_len(const struct rpcrdma2_tx *tx)
 	return len;
 }
 
+/* Version 1, Special Format and @single messages are never continued. */
+static bool tx_one_send(const struct rpcrdma2_tx *tx)
+{
+	return tx->vers == RPCRDMA2_VERS_1 || tx->nomsg || tx->single;
+}
+
 /**
  * rpcrdma2_tx_nmsgs - Sends needed for the whole message, or 0 if it
- * cannot go without (more) chunks (Version 1 and larger than the
+ * cannot go without (more) chunks (one Send only, and larger than the
  * threshold)
  * @tx: the message
  */
@@ -288,7 +294,7 @@ u32 rpcrdma2_tx_nmsgs(const struct rpcrdma2_tx *tx)
 {
 	u32 len = rpcrdma2_tx_len(tx), hlen = tx_final_hdrlen(tx);
 
-	if (tx->vers == RPCRDMA2_VERS_1 || tx->nomsg)
+	if (tx_one_send(tx))
 		return len + hlen <= tx->inline_size ? 1 : 0;
 	return rpcrdma2_cont_sends(len, tx->inline_size, hlen);
 }
@@ -369,7 +375,7 @@ int rpcrdma2_tx_next(struct rpcrdma2_tx *tx, void *buf, u32 *len)
 	if (tx->inline_size <= final_hlen)
 		return -EMSGSIZE;
 	more = left > tx->inline_size - final_hlen;
-	if (more && (tx->vers == RPCRDMA2_VERS_1 || tx->nomsg))
+	if (more && tx_one_send(tx))
 		return -EMSGSIZE;
 	if (more) {
 		/* a continued message: no chunks, F_MORE (V2-CONT-08) */

@@ -91,6 +91,11 @@ struct rpcrdma2_tx {
 	u32		credit;		/* credit word to advertise */
 	u32		flags;		/* RDMA2_F_RESPONSE or 0 */
 	u32		inline_size;	/* octets per Send, header included */
+	/*
+	 * The message may not be continued: a reverse-direction message
+	 * to a peer whose BRS is below CONT (V2-RDIR-12, V2-RDIR-14).
+	 */
+	bool		single;
 	struct xdr_buf	*payload;
 	u32		off;		/* reduced payload octets already cut */
 	u32		msgno;		/* messages already cut */

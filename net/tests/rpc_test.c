@@ -28,6 +28,7 @@
 #include <kunit/test.h>
 #include <linux/kthread.h>
 #include <linux/sunrpc/addr.h>
+#include <linux/sunrpc/bc_xprt.h>
 #include <linux/sunrpc/clnt.h>
 #include <linux/sunrpc/metrics.h>
 #include <linux/sunrpc/svc.h>
@@ -133,8 +134,11 @@ static __be32 rr2r_proc_get(struct svc_rqst *rqstp)
 		memset(p + n, 0, xdr_align_size(n) - n);
 	}
 	xdr_commit_encode(xdr);		/* the last piece may straddle pages */
-	/* the data may go in a Write chunk, as nfsd's READ data does */
-	if (svc_encode_result_payload(rqstp, pos, len))
+	/*
+	 * the data may go in a Write chunk, as nfsd's READ data does; run
+	 * as a callback (svc_process_bc) there is no transport to tell
+	 */
+	if (rqstp->rq_xprt && svc_encode_result_payload(rqstp, pos, len))
 		return rpc_system_err;
 	return rpc_success;
 }
@@ -521,12 +525,13 @@ static bool rr2r_verify(struct page **pages, u32 len, u32 seed)
 	return true;
 }
 
-static int rr2r_put(struct rpc_clnt *clnt, struct page **pages, u32 len,
-		    u32 seed, struct rr2r_res *res)
+/* PUT or PUT_CONT (@proc) @len octets of pattern @seed */
+static int rr2r_put_proc(struct rpc_clnt *clnt, u32 proc, struct page **pages,
+			 u32 len, u32 seed, struct rr2r_res *res)
 {
 	struct rr2r_args args = { .seed = seed, .len = len, .pages = pages };
 	struct rpc_message msg = {
-		.rpc_proc	= &rr2r_clnt_procs[RR2R_PUT],
+		.rpc_proc	= &rr2r_clnt_procs[proc],
 		.rpc_argp	= &args,
 		.rpc_resp	= res,
 	};
@@ -534,6 +539,12 @@ static int rr2r_put(struct rpc_clnt *clnt, struct page **pages, u32 len,
 	rr2r_fill(pages, len, seed);
 	memset(res, 0, sizeof(*res));
 	return rpc_call_sync(clnt, &msg, RPC_TASK_SOFT);
+}
+
+static int rr2r_put(struct rpc_clnt *clnt, struct page **pages, u32 len,
+		    u32 seed, struct rr2r_res *res)
+{
+	return rr2r_put_proc(clnt, RR2R_PUT, pages, len, seed, res);
 }
 
 static int rr2r_get(struct rpc_clnt *clnt, struct page **pages, u32 len,
@@ -1905,11 +1916,10 @@ static void rr2r_svc_xprt_put(void *data)
 	svc_xprt_put(data);
 }
 
-/* A callback client on the raw client's connection, as nfsd makes. */
-static struct rpc_clnt *rr2r_bc_clnt(struct kunit *test,
-				     struct rpcrdma2_test_conn *raw)
+/* A callback client on the connection @sx (referenced), as nfsd makes. */
+static struct rpc_clnt *rr2r_bc_clnt_on(struct kunit *test,
+					struct svc_xprt *sx)
 {
-	struct svc_xprt *sx = NULL;
 	struct rpc_create_args args = {
 		.net		= &init_net,
 		.protocol	= XPRT_TRANSPORT_BC_RDMA,
@@ -1922,6 +1932,21 @@ static struct rpc_clnt *rr2r_bc_clnt(struct kunit *test,
 		.flags		= RPC_CLNT_CREATE_NOPING |
 				  RPC_CLNT_CREATE_QUIET,
 	};
+	int ret;
+
+	ret = kunit_add_action_or_reset(test, rr2r_svc_xprt_put, sx);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	args.address = (struct sockaddr *)&sx->xpt_remote;
+	args.addrsize = sx->xpt_remotelen;
+	args.bc_xprt = sx;
+	return rpc_create(&args);
+}
+
+/* A callback client on the raw client's connection. */
+static struct rpc_clnt *rr2r_bc_clnt(struct kunit *test,
+				     struct rpcrdma2_test_conn *raw)
+{
+	struct svc_xprt *sx = NULL;
 	int i;
 
 	for (i = 0; i < 100 && !sx; i++) {
@@ -1930,16 +1955,17 @@ static struct rpc_clnt *rr2r_bc_clnt(struct kunit *test,
 			msleep(50);
 	}
 	KUNIT_ASSERT_NOT_NULL(test, sx);
-	i = kunit_add_action_or_reset(test, rr2r_svc_xprt_put, sx);
-	KUNIT_ASSERT_EQ(test, i, 0);
-	args.address = (struct sockaddr *)&sx->xpt_remote;
-	args.addrsize = sx->xpt_remotelen;
-	args.bc_xprt = sx;
-	return rpc_create(&args);
+	return rr2r_bc_clnt_on(test, sx);
 }
 
+/* A reverse Call from its own thread: @proc (NULL if 0) with PUT/GET args. */
 struct rr2r_bc_call {
 	struct rpc_clnt		*clnt;
+	u32			proc;
+	struct page		**pages;
+	u32			len;
+	u32			seed;
+	struct rr2r_res		res;
 	int			status;
 	struct completion	done;
 };
@@ -1947,10 +1973,17 @@ struct rr2r_bc_call {
 static int rr2r_bc_caller(void *data)
 {
 	struct rr2r_bc_call *bc = data;
+	struct rr2r_args args = {
+		.seed = bc->seed, .len = bc->len, .pages = bc->pages,
+	};
 	struct rpc_message msg = {
-		.rpc_proc = &rr2r_clnt_procs[RR2R_NULL],
+		.rpc_proc = &rr2r_clnt_procs[bc->proc],
+		.rpc_argp = &args,
+		.rpc_resp = &bc->res,
 	};
 
+	if (bc->pages)
+		rr2r_fill(bc->pages, bc->len, bc->seed);
 	bc->status = rpc_call_sync(bc->clnt, &msg, RPC_TASK_SOFT);
 	complete(&bc->done);
 	return 0;
@@ -2116,6 +2149,204 @@ static u32 rr2r_null_grant(struct kunit *test,
 	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_MSG);
 	KUNIT_EXPECT_EQ(test, h.xid, xid);
 	return rpcrdma2_credit_in(RPCRDMA2_VERS_2, h.credit);
+}
+
+/* ---- reverse-direction levels (BRS), rpcrdma2 at both ends ---- */
+
+static void rr2r_bc_serv_off(void *data)
+{
+	struct rpc_xprt *xprt = data;
+
+	WRITE_ONCE(xprt->bc_serv, NULL);
+}
+
+static void rr2r_rvrsdir_reset(void *data)
+{
+	rpcrdma2_test_set_rvrsdir(RDMA2_RVRSDIR_CONT, RDMA2_RVRSDIR_CONT);
+}
+
+/*
+ * rpcrdma2 at both ends, the client with 1024-octet buffers (so each
+ * end's sends toward the other are 1024 octets at most), the client's
+ * callback
+ * service the test service (as the NFS client's is), and a callback
+ * client on the server's end of the connection, as nfsd makes.
+ */
+static struct rpc_clnt *rr2r_bc_loop(struct kunit *test, u32 clnt_brs,
+				     u32 svc_brs, struct rr2c **rp,
+				     struct rr2s_conn **cp)
+{
+	struct rpc_clnt *clnt, *bc;
+	struct rpc_xprt *xprt;
+	struct rr2s_conn *c;
+	struct rr2c *r;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_clnt_knobs_reset,
+							   NULL));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_rvrsdir_reset,
+							   NULL));
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	rpcrdma2_test_set_rvrsdir(clnt_brs, svc_brs);
+	KUNIT_ASSERT_EQ(test, 0, rr2r_sysctl_write(test, "rdma_max_inline_read",
+						   "1024"));
+	KUNIT_ASSERT_EQ(test, 0, rr2r_sysctl_write(test,
+						   "rdma_max_inline_write",
+						   "1024"));
+	clnt = rr2r_clnt(test);
+	xprt = rr2r_xprt(clnt);
+	r = rr2c(xprt);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_clnt_test_version(xprt),
+			RPCRDMA2_VERS_2);
+	KUNIT_ASSERT_EQ(test, 0, xprt_setup_backchannel(xprt, 2));
+	WRITE_ONCE(xprt->bc_serv, rr2r_svc.serv);
+	ret = kunit_add_action_or_reset(test, rr2r_bc_serv_off, xprt);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+
+	c = rr2r_svc_conn_from(test, (struct sockaddr *)
+			       &r->id->route.addr.src_addr);
+	/* V2-RDIR-10: each end advertised its level, and each heard it */
+	KUNIT_EXPECT_EQ(test, r->local.brs, clnt_brs);
+	KUNIT_EXPECT_EQ(test, c->local.brs, svc_brs);
+	KUNIT_EXPECT_EQ(test, c->conn.peer_props.brs, clnt_brs);
+	KUNIT_EXPECT_EQ(test, r->conn.peer_props.brs, svc_brs);
+	KUNIT_EXPECT_EQ(test, c->conn.send_inline, 1024);
+	KUNIT_EXPECT_EQ(test, r->conn.send_inline, 1024);
+	svc_xprt_get(&c->b.xprt);
+	bc = rr2r_bc_clnt_on(test, &c->b.xprt);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(bc));
+	ret = kunit_add_action_or_reset(test, rr2r_clnt_cleanup, bc);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	*rp = r;
+	*cp = c;
+	return bc;
+}
+
+/* A reverse Call that cannot complete: let it go, and its thread end. */
+static void rr2r_bc_abandon(struct kunit *test, struct rr2r_bc_call *bc)
+{
+	rpc_killall_tasks(bc->clnt);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&bc->done,
+							    60 * HZ));
+}
+
+/* Wait up to 10 s for *@counter to pass @old. */
+static bool rr2r_counter_moves(const u64 *counter, u64 old)
+{
+	int i;
+
+	for (i = 0; i < 200 && READ_ONCE(*counter) == old; i++)
+		msleep(50);
+	return READ_ONCE(*counter) != old;
+}
+
+/*
+ * V2-RDIR-12, V2-RDIR-14: reverse-direction messages stay within the
+ * level the receiving end advertised in BRS (E-18), rpcrdma2 at both
+ * ends and 1024-octet inline thresholds both ways.  At CONT, a 3000-octet
+ * reverse Call and a 3000-octet reverse Reply each go as a continued
+ * message without chunks and arrive whole: the callback service checks
+ * every byte of the one, the server's callback client every byte of
+ * the other.  A reverse Call longer than a callback slot
+ * (bc_maxpayload) is dropped by the client, not delivered cut short.
+ */
+static void rr2r_backchannel_cont(struct kunit *test)
+{
+	struct page **pages = rr2r_pages(test);
+	u64 cont, dropped, calls;
+	struct rr2r_bc_call *bc;
+	struct rpc_clnt *clnt;
+	struct rr2s_conn *c;
+	struct task_struct *t;
+	struct rr2r_res res;
+	struct rr2c *r;
+
+	clnt = rr2r_bc_loop(test, RDMA2_RVRSDIR_CONT, RDMA2_RVRSDIR_CONT,
+			    &r, &c);
+	cont = r->stats.cont_msgs;
+	calls = r->stats.bc_calls;
+	KUNIT_EXPECT_EQ(test, rr2r_put_proc(clnt, RR2R_PUT_CONT, pages, 3000,
+					    0x31, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.ok, 1);
+	KUNIT_EXPECT_EQ(test, res.len, 3000);
+	KUNIT_EXPECT_EQ(test, r->stats.bc_calls, calls + 1);
+	KUNIT_EXPECT_EQ(test, c->bc_calls, 1);
+
+	KUNIT_EXPECT_EQ(test, rr2r_get(clnt, pages, 3000, 0x32, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.ok, 1);
+	KUNIT_EXPECT_EQ(test, res.len, 3000);
+	KUNIT_EXPECT_TRUE(test, rr2r_verify(pages, 3000, 0x32));
+	/* the reverse Reply was the client's only continued message */
+	KUNIT_EXPECT_EQ(test, r->stats.cont_msgs, cont + 1);
+
+	/* more than a slot holds: dropped whole */
+	dropped = r->stats.bc_dropped;
+	bc = kunit_kzalloc(test, sizeof(*bc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, bc);
+	*bc = (struct rr2r_bc_call){
+		.clnt = clnt, .proc = RR2R_PUT_CONT, .pages = pages,
+		.len = PAGE_SIZE + 1000, .seed = 0x33,
+	};
+	init_completion(&bc->done);
+	t = kthread_run(rr2r_bc_caller, bc, "rr2r-bc");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	KUNIT_EXPECT_TRUE(test, rr2r_counter_moves(&r->stats.bc_dropped,
+						   dropped));
+	rr2r_bc_abandon(test, bc);
+	/* and the connection carries on */
+	KUNIT_EXPECT_EQ(test, rr2r_put_proc(clnt, RR2R_PUT_CONT, pages, 2000,
+					    0x34, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.ok, 1);
+}
+
+/*
+ * V2-RDIR-12, V2-RDIR-14: at SIMPLE, nothing is continued toward that
+ * end.  A client at SIMPLE: the server fails a reverse Call that does
+ * not fit one Send (-EMSGSIZE) without sending any of it, and a small
+ * one still works.  A server at SIMPLE: the client does not send a
+ * reverse Reply that does not fit one Send (counted as too big), and a
+ * small one still works.
+ */
+static void rr2r_backchannel_simple(struct kunit *test)
+{
+	struct page **pages = rr2r_pages(test);
+	struct rr2r_bc_call *bc;
+	struct rpc_clnt *clnt;
+	struct task_struct *t;
+	struct rr2s_conn *c;
+	struct rr2r_res res;
+	struct rr2c *r;
+	u64 recvs, too_big;
+
+	clnt = rr2r_bc_loop(test, RDMA2_RVRSDIR_SIMPLE, RDMA2_RVRSDIR_CONT,
+			    &r, &c);
+	recvs = r->stats.recvs;
+	KUNIT_EXPECT_EQ(test, rr2r_put_proc(clnt, RR2R_PUT_CONT, pages, 3000,
+					    0x41, &res), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, r->stats.recvs, recvs);
+	KUNIT_EXPECT_EQ(test, rr2r_put_proc(clnt, RR2R_PUT_CONT, pages, 500,
+					    0x42, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.ok, 1);
+
+	clnt = rr2r_bc_loop(test, RDMA2_RVRSDIR_CONT, RDMA2_RVRSDIR_SIMPLE,
+			    &r, &c);
+	too_big = r->stats.too_big;
+	bc = kunit_kzalloc(test, sizeof(*bc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, bc);
+	*bc = (struct rr2r_bc_call){
+		.clnt = clnt, .proc = RR2R_GET, .pages = pages,
+		.len = 3000, .seed = 0x43,
+	};
+	init_completion(&bc->done);
+	t = kthread_run(rr2r_bc_caller, bc, "rr2r-bc");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	KUNIT_EXPECT_TRUE(test, rr2r_counter_moves(&r->stats.too_big,
+						   too_big));
+	rr2r_bc_abandon(test, bc);
+	KUNIT_EXPECT_EQ(test, rr2r_get(clnt, pages, 500, 0x44, &res), 0);
+	KUNIT_EXPECT_TRUE(test, rr2r_verify(pages, 500, 0x44));
 }
 
 /*
@@ -2633,6 +2864,8 @@ static int rr2r_suite_init(struct kunit_suite *suite)
 				   rr2r_svc_thread);
 	if (!rr2r_svc.serv)
 		return -ENOMEM;
+	/* the client's callback service too, as the NFS client's is */
+	set_bc_enabled(rr2r_svc.serv);
 	if (svc_set_num_threads(rr2r_svc.serv, NULL, 1))
 		return -ENOMEM;
 	for (i = 0; i < RPCRDMA2_TEST_NR_LINKS; i++) {
@@ -2945,6 +3178,8 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_reply_chunk_v2, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_hostile_chunks, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_backchannel_brs, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_backchannel_cont, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_backchannel_simple, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_knobs_apply_to_new_connections,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_counters_move, rr2r_link_gen_params),

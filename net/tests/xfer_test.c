@@ -194,6 +194,40 @@ static void rr2x_v1_inline_only(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rpcrdma2_tx_next(&tx, buf, &len), -EMSGSIZE);
 }
 
+/*
+ * V2-RDIR-12, V2-RDIR-14: a reverse-direction message to a peer below
+ * BRS CONT goes in one Send or not at all; rpcrdma2_rdir_single() says
+ * which peers those are.
+ */
+static void rr2x_rdir_single(struct kunit *test)
+{
+	struct rpcrdma2_conn c = { .vers = RPCRDMA2_VERS_2 };
+	struct xdr_buf xb = { };
+	static u8 buf[4096];
+	struct rpcrdma2_tx tx = {
+		.vers = RPCRDMA2_VERS_2, .flags = 0, .inline_size = 1024,
+		.single = true, .payload = &xb,
+	};
+	static const u32 single[] = {
+		[RDMA2_RVRSDIR_NONE] = true, [RDMA2_RVRSDIR_SIMPLE] = true,
+		[RDMA2_RVRSDIR_CONT] = false, [RDMA2_RVRSDIR_GENL] = false,
+	};
+	u32 len, i;
+
+	for (i = 0; i < ARRAY_SIZE(single); i++) {
+		c.peer_props.brs = i;
+		KUNIT_EXPECT_EQ(test, rpcrdma2_rdir_single(&c), single[i]);
+	}
+	xdr_buf_init(&xb, buf, sizeof(buf));
+	xb.len = 1024 - 36;		/* the Version 2 header is 36 octets */
+	KUNIT_EXPECT_EQ(test, rpcrdma2_tx_nmsgs(&tx), 1);
+	xb.len = 1024 - 35;
+	KUNIT_EXPECT_EQ(test, rpcrdma2_tx_nmsgs(&tx), 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_tx_next(&tx, buf, &len), -EMSGSIZE);
+	tx.single = false;
+	KUNIT_EXPECT_EQ(test, rpcrdma2_tx_nmsgs(&tx), 2);
+}
+
 static void rr2x_log_reset(void *data)
 {
 	rpcrdma2_log_test_reset();
@@ -259,6 +293,7 @@ static struct kunit_case rr2x_cases[] = {
 	KUNIT_CASE(rr2x_ack_count_agrees),
 	KUNIT_CASE(rr2x_v2_cut_and_join),
 	KUNIT_CASE(rr2x_v1_inline_only),
+	KUNIT_CASE(rr2x_rdir_single),
 	KUNIT_CASE(rr2x_holes_map),
 	KUNIT_CASE(rr2x_log_once_per_peer_and_outcome),
 	{}

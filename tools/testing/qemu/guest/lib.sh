@@ -40,23 +40,26 @@ rr2_check() {
 }
 
 # Load the RPC-over-RDMA transport the run asked for.  rr2.args words
-# rdmavers=N and xchar=N, or server.rdmavers=N / client.xchar=N and so
-# on for one role, set rpcrdma2's module parameters.
+# rdmavers=N, xchar=N and rvrsdir=N, or server.rdmavers=N /
+# client.xchar=N and so on for one role, set rpcrdma2's module
+# parameters.
 rr2_load_transport() {
-	local w vers= xchar=
+	local w vers= xchar= rvrsdir=
 	for w in $RR2_ARGS; do
 		case $w in
 		rdmavers=*) vers=${w#*=} ;;
 		"$RR2_ROLE".rdmavers=*) vers=${w#*=} ;;
 		xchar=*) xchar=${w#*=} ;;
 		"$RR2_ROLE".xchar=*) xchar=${w#*=} ;;
+		rvrsdir=*) rvrsdir=${w#*=} ;;
+		"$RR2_ROLE".rvrsdir=*) rvrsdir=${w#*=} ;;
 		esac
 	done
 	case $RR2_MOD in
 	ours)
 		modprobe -a sunrpc rdma_cm ib_core &&
 			insmod /rr2/rpcrdma2.ko ${vers:+rdmavers=$vers} \
-				${xchar:+xchar=$xchar}
+				${xchar:+xchar=$xchar} ${rvrsdir:+rvrsdir=$rvrsdir}
 		;;
 	*)
 		modprobe rpcrdma

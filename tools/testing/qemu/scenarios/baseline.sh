@@ -10,6 +10,8 @@
 # big=MiB (size of the large file, default 16), mountopts=A:B (extra
 # mount options), rdmavers=N / server.rdmavers=N / client.rdmavers=N,
 # xchar=N / server.xchar=N / client.xchar=N (the seed 004 exchange),
+# rvrsdir=N (reverse-direction level) with brs=CLIENT:SERVER (the
+# levels, by name, that Version 2 mounts must show; default cont:cont),
 # xch=on|off|refused (rpcrdma2 client: check the exchange's state on
 # each mount; "on" also needs a characteristic received), trace=0
 # (skip the trace check: rpcrdma2 at both ends of one guest traces 1 MiB
@@ -58,10 +60,37 @@ rr2_client_run() {
 		# each with BIND_CONN_TO_SESSION
 		[ "$vers" = 3 ] || rr2_check "callback-path-up.v$vers" \
 			test "$(rr2_op_count "$dir" BIND_CONN_TO_SESSION)" = 0
+		[ "$vers" != 3 ] && [ "$RR2_MOD" = ours ] &&
+			[ "$RR2_ROLE" = single ] &&
+			rr2_check "callback-recall.v$vers" rr2_deleg_recall \
+				"$dir" "/export/v$vers"
 		rr2_info "v$vers after I/O: $(rr2_mount_rdma2 "$dir")"
 		rr2_check "umount.v$vers" umount "$dir"
 	done
 	[ "$RR2_MOD" = ours ] && rr2_client_knobs
+}
+
+# rr2_mount_field DIR NAME: a counter of the rpcrdma2 mountstats fields
+rr2_mount_field() {
+	rr2_mount_rdma2 "$1" | awk -v n="$2" '{ for (i = 1; i < NF; i++)
+		if ($i == n) print $(i + 1) }'
+}
+
+# One guest, rpcrdma2 as the client: a delegation that a write on the
+# server's own file system recalls reaches the client as a reverse
+# Call (CB_RECALL) on the mount's connection, at the settled level
+# (RFC 8167; V2-RDIR-12 on Version 2), and is answered: the write
+# finishes well before nfsd would revoke the delegation.
+rr2_deleg_recall() {
+	local dir=$1 exp=$2 before ok=0
+	before=$(rr2_mount_field "$dir" bc_calls)
+	echo one > "$dir/data/deleg" || return 1
+	exec 3< "$dir/data/deleg"
+	cat <&3 > /dev/null
+	timeout 30 sh -c "echo two >> '$exp/data/deleg'" || ok=1
+	exec 3<&-
+	rr2_info "recall: bc_calls $before -> $(rr2_mount_field "$dir" bc_calls)"
+	[ "$ok" = 0 ] && [ "$(rr2_mount_field "$dir" bc_calls)" -gt "$before" ]
 }
 
 RR2_KNOBS="rdma_slot_table_entries rdma_max_inline_read rdma_max_inline_write"
@@ -122,6 +151,14 @@ rr2_check_rdma_version() {
 	rr2_info "v$vers rpcrdma2: $(rr2_mount_rdma2 "$dir")"
 	rr2_check "rdma-version.v$vers.is-$want" \
 		test "$(rr2_mount_rdma2 "$dir" | awk '{ print $2 }')" = "$want"
+	# Version 2 at both ends: the reverse-direction levels each end
+	# advertised, CONT by default (V2-RDIR-10, V2-RDIR-12); rr2.args
+	# brs=LEVEL:PEER_LEVEL says otherwise (with rvrsdir=N)
+	[ "$want" = 2 ] || return 0
+	want=$(rr2_arg brs cont:cont)
+	rr2_check "rdma-version.v$vers.brs-${want/:/-}" test "$(rr2_mount_rdma2 "$dir" |
+		awk '{ for (i = 1; i < NF; i++)
+			if ($i == "brs" || $i == "peer_brs") printf "%s ", $(i + 1) }')" = "${want/:/ } "
 }
 
 # With rpcrdma2 as the client, the seed 004 exchange's state on the
@@ -173,6 +210,14 @@ rr2_server_verify() {
 	rr2_check "server.rdma-version.is-$want" sh -c \
 		"dmesg | grep 'rpcrdma2: client .* settled' | grep -qv 'version $want,' && exit 1
 		 dmesg | grep -q 'rpcrdma2: client .* settled RPC-over-RDMA version $want,'"
+	# and callbacks go to those clients at their BRS (V2-RDIR-12)
+	case $want in
+	2) want=$(rr2_arg brs cont:cont) want=${want%%:*} ;;
+	*) want=rfc8167 ;;
+	esac
+	rr2_check "server.callbacks.$want" sh -c \
+		"dmesg | grep 'rpcrdma2: client .* settled' | grep -qv 'callbacks $want\$' && exit 1
+		 dmesg | grep -q 'rpcrdma2: client .* settled.*callbacks $want\$'"
 }
 
 # With every mount gone and nfsd stopped, rpcrdma2 unloads (once nfsd's
