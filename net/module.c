@@ -36,6 +36,7 @@
 #include <rpcrdma2/wire.h>
 #include "rpcrdma2.h"
 #include "shared/dev.h"
+#include "shared/nego.h"
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/rpcrdma2.h>
@@ -135,6 +136,46 @@ u32 rpcrdma2_rvrsdir_level(enum rpcrdma2_role role)
 #endif
 	return level;
 }
+
+/*
+ * HOSTAUTH material to send (V2-PROP-09): opaque to the protocol, text
+ * here; root-only, since it may be a secret.
+ */
+static char rpcrdma2_hostauth[RPCRDMA2_HOSTAUTH_MAX + 1];
+module_param_string(hostauth, rpcrdma2_hostauth, sizeof(rpcrdma2_hostauth),
+		    0600);
+MODULE_PARM_DESC(hostauth,
+		 "Host authentication material sent as the HOSTAUTH property on new Version 2 connections (up to 256 characters, sent as they are; default none). rpcrdma2 does not check what peers send");
+
+/**
+ * rpcrdma2_hostauth_get - the HOSTAUTH material for a new connection
+ * @buf: RPCRDMA2_HOSTAUTH_MAX octets
+ *
+ * Returns its length, 0 for none.  A newline that ends it (echo) is
+ * not part of it.
+ */
+u32 rpcrdma2_hostauth_get(u8 *buf)
+{
+	u32 len;
+
+	kernel_param_lock(THIS_MODULE);
+	len = strnlen(rpcrdma2_hostauth, RPCRDMA2_HOSTAUTH_MAX);
+	if (len && rpcrdma2_hostauth[len - 1] == '\n')
+		len--;
+	memcpy(buf, rpcrdma2_hostauth, len);
+	kernel_param_unlock(THIS_MODULE);
+	return len;
+}
+
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+/* KUnit: set the parameter as "echo @val > .../hostauth" would. */
+void rpcrdma2_test_set_hostauth(const char *val)
+{
+	kernel_param_lock(THIS_MODULE);
+	strscpy(rpcrdma2_hostauth, val, sizeof(rpcrdma2_hostauth));
+	kernel_param_unlock(THIS_MODULE);
+}
+#endif
 
 #if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
 static bool rpcrdma2_test_xchar_off[2];

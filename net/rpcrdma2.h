@@ -37,12 +37,15 @@ unsigned int rpcrdma2_max_version(enum rpcrdma2_role role);
 bool rpcrdma2_xchar_enabled(enum rpcrdma2_role role);
 /* net/module.c: the rvrsdir parameter, the BRS level @role advertises */
 u32 rpcrdma2_rvrsdir_level(enum rpcrdma2_role role);
+/* net/module.c: the hostauth parameter, RPCRDMA2_HOSTAUTH_MAX octets */
+u32 rpcrdma2_hostauth_get(u8 *buf);
 
 #if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
 /* Test hooks: one role's cap below rdmavers, and client state. */
 void rpcrdma2_test_cap_version(enum rpcrdma2_role role, unsigned int vers);
 void rpcrdma2_test_set_xchar(bool clnt, bool svc);
 void rpcrdma2_test_set_rvrsdir(u32 clnt, u32 svc);
+void rpcrdma2_test_set_hostauth(const char *val);
 u32 rpcrdma2_clnt_test_version(struct rpc_xprt *xprt);
 u32 rpcrdma2_clnt_test_grant(struct rpc_xprt *xprt);
 u64 rpcrdma2_clnt_test_hellos(struct rpc_xprt *xprt);

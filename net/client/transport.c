@@ -315,6 +315,7 @@ static int rr2c_connect(struct rr2c *r)
 	r->local.recv_size = attr.recv_size;
 	/* V2-RDIR-10/12: the reverse Calls this client takes */
 	r->local.brs = rpcrdma2_rvrsdir_level(RPCRDMA2_CLIENT);
+	r->local.hostauth_len = rpcrdma2_hostauth_get(r->local.hostauth);
 	r->local.remote_inv = true;
 	rpcrdma2_local_segments(&r->local, id->device, &rr2c_limits);
 	r->local.credits = rpcrdma2_credit_out(RPCRDMA2_VERS_2, r->credits);
@@ -344,6 +345,9 @@ static int rr2c_connect(struct rr2c *r)
 	trace_rpcrdma2_clnt_connected(&xprt->addr, r->conn.vers,
 				      r->conn.send_inline,
 				      r->conn.recv_inline);
+	if (r->conn.peer_hostauth_len)
+		trace_rpcrdma2_hostauth(&xprt->addr, r->conn.peer_hostauth_len,
+					r->conn.peer_hostauth);
 	/* once per server and outcome, not per connection */
 	if (rpcrdma2_log_peer(RPCRDMA2_CLIENT, (struct sockaddr *)&xprt->addr,
 			      RPCRDMA2_LOG_SETTLED,
@@ -970,11 +974,13 @@ static void rr2c_op_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 	 * Version 1 has RFC 8167's, inline only
 	 */
 	if (r->conn.vers == RPCRDMA2_VERS_2)
-		seq_printf(seq, "brs %s peer_brs %s\n",
+		seq_printf(seq, "brs %s peer_brs %s ",
 			   rpcrdma2_rvrsdir_name(r->local.brs),
 			   rpcrdma2_rvrsdir_name(r->conn.peer_props.brs));
 	else
-		seq_puts(seq, "brs rfc8167 peer_brs rfc8167\n");
+		seq_puts(seq, "brs rfc8167 peer_brs rfc8167 ");
+	/* octets of HOSTAUTH the server sent (V2-PROP-09), 0 for none */
+	seq_printf(seq, "hostauth %u\n", r->conn.peer_hostauth_len);
 }
 
 static const struct rpc_timeout rr2c_timeout = {

@@ -404,6 +404,12 @@ static bool rr2s_negotiate(struct rr2s_conn *c, struct rpcrdma2_recv *rv)
 		trace_rpcrdma2_svc_settled(&c->b.xprt.xpt_remote,
 					   c->conn.vers, c->conn.send_inline,
 					   c->conn.recv_inline);
+		if (c->conn.peer_hostauth_len) {	/* V2-PROP-09 */
+			rr2s_stat_inc(RR2S_STAT_HOSTAUTH);
+			trace_rpcrdma2_hostauth(&c->b.xprt.xpt_remote,
+						c->conn.peer_hostauth_len,
+						c->conn.peer_hostauth);
+		}
 		/* once per client and outcome, not per connection */
 		if (rpcrdma2_log_peer(RPCRDMA2_SERVER,
 				      (struct sockaddr *)&c->b.xprt.xpt_remote,

@@ -273,6 +273,7 @@ enum rr2s_stat {
 	RR2S_STAT_SQ_STARVE,		/* rdma_stat_sq_starve */
 	RR2S_STAT_CONNS_V1,
 	RR2S_STAT_CONNS_V2,
+	RR2S_STAT_HOSTAUTH,		/* Version 2 clients that sent one */
 	RR2S_STAT_CONT_RECV,
 	RR2S_STAT_CONT_SENT,
 	RR2S_STAT_GRANTS,

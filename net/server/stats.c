@@ -146,6 +146,7 @@ struct ctl_table rpcrdma2_svc_sysctl[] = {
 	/* rpcrdma2's own */
 	RR2S_COUNTER("rpcrdma2_conns_v1", RR2S_STAT_CONNS_V1),
 	RR2S_COUNTER("rpcrdma2_conns_v2", RR2S_STAT_CONNS_V2),
+	RR2S_COUNTER("rpcrdma2_hostauth", RR2S_STAT_HOSTAUTH),
 	RR2S_COUNTER("rpcrdma2_cont_recv", RR2S_STAT_CONT_RECV),
 	RR2S_COUNTER("rpcrdma2_cont_sent", RR2S_STAT_CONT_SENT),
 	RR2S_COUNTER("rpcrdma2_grants_sent", RR2S_STAT_GRANTS),

@@ -325,6 +325,7 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	c->local.recv_size = attr.recv_size;
 	/* V2-RDIR-10/12: the reverse Replies this server takes (E-18) */
 	c->local.brs = rpcrdma2_rvrsdir_level(RPCRDMA2_SERVER);
+	c->local.hostauth_len = rpcrdma2_hostauth_get(c->local.hostauth);
 	rpcrdma2_local_segments(&c->local, c->b.id->device, &rr2s_limits);
 	c->grant = min_t(u32, RR2S_CREDITS_INIT, c->max_grant);
 	c->local.credits = rpcrdma2_credit_out(RPCRDMA2_VERS_2, c->grant);

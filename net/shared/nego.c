@@ -119,6 +119,11 @@ static void local_props(const struct rpcrdma2_local *l,
 	p->rssiz = l->max_seg_size;
 	p->rcsiz = l->max_segs;
 	p->brs = l->brs;
+	if (l->hostauth_len) {		/* V2-PROP-09: opaque, as given */
+		p->present |= 1u << (RDMA2_PROPID_HOSTAUTH - 1);
+		p->hostauth_len = min_t(u32, l->hostauth_len,
+					RPCRDMA2_HOSTAUTH_MAX);
+	}
 }
 
 /**
@@ -141,7 +146,7 @@ u32 rpcrdma2_nego_client_hello(const struct rpcrdma2_local *l, u32 xid,
 	local_props(l, &p);
 	len = rpcrdma2_encode_connprop(buf, min_t(u32, size,
 						  RPCRDMA2_V1_DEF_INLINE),
-				       l->credits, 0, &p, NULL);
+				       l->credits, 0, &p, l->hostauth);
 	if (len)	/* CONNPROP carries no RPC: any xid will do */
 		put_unaligned_be32(xid, buf);
 	return len;
@@ -163,17 +168,21 @@ u32 rpcrdma2_nego_server_hello(const struct rpcrdma2_local *l,
 	local_props(l, &p);
 	return rpcrdma2_encode_connprop(buf, min_t(u32, size,
 						   RPCRDMA2_V2_DEF_INLINE),
-					l->credits, 0, &p, NULL);
+					l->credits, 0, &p, l->hostauth);
 }
 
 static const struct rpcrdma2_limits rr2_nego_lim = {
 	.max_read_chunks = 1, .max_write_chunks = 1, .max_segments = 1,
 };
 
-/* Add the properties @p carries to the peer's (V2-PROP-11). */
-static void props_merge(struct rpcrdma2_props *dst,
-			const struct rpcrdma2_props *p)
+/*
+ * Add the properties @p carries to the peer's (V2-PROP-11); @pset is
+ * the propset @p was decoded from, where its HOSTAUTH is.
+ */
+static void props_merge(struct rpcrdma2_conn *c,
+			const struct rpcrdma2_props *p, const u8 *pset)
 {
+	struct rpcrdma2_props *dst = &c->peer_props;
 	u32 *const to[] = { &dst->sbsiz, &dst->rbsiz, &dst->rssiz,
 			    &dst->rcsiz, &dst->brs };
 	const u32 from[] = { p->sbsiz, p->rbsiz, p->rssiz, p->rcsiz, p->brs };
@@ -183,9 +192,15 @@ static void props_merge(struct rpcrdma2_props *dst,
 		if (p->present & (1u << i))
 			*to[i] = from[i];
 	if (p->present & (1u << (RDMA2_PROPID_HOSTAUTH - 1))) {
-		/* where it was in the part that carried it */
+		/*
+		 * V2-PROP-09: kept as received, the last one if several
+		 * came; the codec bounded it within @pset
+		 */
 		dst->hostauth_offset = p->hostauth_offset;
 		dst->hostauth_len = p->hostauth_len;
+		c->peer_hostauth_len = p->hostauth_len;
+		memcpy(c->peer_hostauth, pset + p->hostauth_offset,
+		       min_t(u32, p->hostauth_len, RPCRDMA2_HOSTAUTH_MAX));
 	}
 	dst->present |= p->present;
 	dst->unknown += p->unknown;
@@ -214,7 +229,7 @@ static bool nego_connprop_part(const struct rpcrdma2_conn *c,
 static enum rpcrdma2_reasm_verdict
 nego_props_part(struct rpcrdma2_conn *c, const struct rpcrdma2_hdr *hdr,
 		int ret, const u8 *buf, u32 len, int *err,
-		struct rpcrdma2_props *p)
+		struct rpcrdma2_props *p, const u8 **pset)
 {
 	struct rpcrdma2_reasm *r = &c->props_reasm;
 	u32 plen = len - RPCRDMA2_HDR_PREFIX_SIZE;
@@ -229,8 +244,10 @@ nego_props_part(struct rpcrdma2_conn *c, const struct rpcrdma2_hdr *hdr,
 	if (v == RPCRDMA2_REASM_DONE && r->nmsgs == 1) {
 		*err = ret;		/* one message: the codec decoded it */
 		*p = hdr->props;
+		*pset = buf + RPCRDMA2_HDR_PREFIX_SIZE;
 		return v;
 	}
+	*pset = c->props_buf;
 	/* plen fits: reasm_add kept r->len <= RPCRDMA2_PROPSET_MAX */
 	memcpy(c->props_buf + r->len - plen, buf + RPCRDMA2_HDR_PREFIX_SIZE,
 	       plen);
@@ -296,9 +313,10 @@ static enum rpcrdma2_nego client_connprop(struct rpcrdma2_conn *c,
 {
 	enum rpcrdma2_reasm_verdict v;
 	struct rpcrdma2_props p;
+	const u8 *pset;
 	int err;
 
-	v = nego_props_part(c, hdr, ret, buf, len, &err, &p);
+	v = nego_props_part(c, hdr, ret, buf, len, &err, &p, &pset);
 	if (v == RPCRDMA2_REASM_MORE)
 		return RPCRDMA2_NEGO_MORE;
 	/* a Requester sends no INVAL_CONT (V2-ERR-24), but cannot settle */
@@ -313,7 +331,7 @@ static enum rpcrdma2_nego client_connprop(struct rpcrdma2_conn *c,
 		if (!*outlen)
 			return RPCRDMA2_NEGO_FAIL;
 	} else {
-		props_merge(&c->peer_props, &p);	/* V2-PROP-11 */
+		props_merge(c, &p, pset);		/* V2-PROP-11 */
 	}
 	if (hdr->flags & RDMA2_F_TPMORE)
 		return err ? RPCRDMA2_NEGO_REJECT : RPCRDMA2_NEGO_MORE;
@@ -398,6 +416,7 @@ static enum rpcrdma2_nego server_connprop(struct rpcrdma2_conn *c,
 {
 	enum rpcrdma2_reasm_verdict v;
 	struct rpcrdma2_props p;
+	const u8 *pset;
 	bool final;
 	int err;
 
@@ -406,7 +425,7 @@ static enum rpcrdma2_nego server_connprop(struct rpcrdma2_conn *c,
 		return *outlen ? RPCRDMA2_NEGO_REJECT :	/* V2-PROP-13 */
 		       RPCRDMA2_NEGO_FAIL;
 	}
-	v = nego_props_part(c, hdr, ret, buf, len, &err, &p);
+	v = nego_props_part(c, hdr, ret, buf, len, &err, &p, &pset);
 	if (v == RPCRDMA2_REASM_MORE)
 		return RPCRDMA2_NEGO_MORE;
 	/* the client's last CONNPROP, kept or not, ends the exchange */
@@ -415,7 +434,7 @@ static enum rpcrdma2_nego server_connprop(struct rpcrdma2_conn *c,
 	if (v != RPCRDMA2_REASM_DONE)
 		err = server_part_err(v);		/* V2-ERR-22 */
 	else if (!err)
-		props_merge(&c->peer_props, &p);	/* V2-PROP-11 */
+		props_merge(c, &p, pset);		/* V2-PROP-11 */
 	if (final)
 		return server_settle(c, l, hdr, err, out, size, outlen);
 	if (!err)

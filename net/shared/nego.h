@@ -18,6 +18,14 @@
  */
 #define RPCRDMA2_PROPSET_MAX	4096
 
+/*
+ * HOSTAUTH material (V2-PROP-09) this end sends at most, and keeps of
+ * what the peer sent: enough for a key identifier or a certificate
+ * fingerprint, and small enough that the client's first CONNPROP stays
+ * within 1024 octets (E-11).
+ */
+#define RPCRDMA2_HOSTAUTH_MAX	256
+
 /* What this end offers. */
 struct rpcrdma2_local {
 	u32	max_vers;	/* the rdmavers module parameter */
@@ -28,6 +36,8 @@ struct rpcrdma2_local {
 	u32	brs;		/* RDMA2_RVRSDIR_* */
 	bool	remote_inv;	/* R bit / Send With Invalidate */
 	u32	credits;	/* credit word for our CONNPROP */
+	u32	hostauth_len;	/* 0: no HOSTAUTH property */
+	u8	hostauth[RPCRDMA2_HOSTAUTH_MAX];
 };
 
 /* What the connection settled on. */
@@ -42,6 +52,13 @@ struct rpcrdma2_conn {
 	bool			peer_props_seen; /* a CONNPROP came */
 	bool			own_props_rejected; /* BAD_PROPVAL (E-35) */
 	bool			peer_remote_inv;
+	/*
+	 * The peer's HOSTAUTH (V2-PROP-09), as received: its length (0 if
+	 * absent) and its first RPCRDMA2_HOSTAUTH_MAX octets.  Nothing
+	 * here checks it; see Documentation/protocol.rst.
+	 */
+	u32			peer_hostauth_len;
+	u8			peer_hostauth[RPCRDMA2_HOSTAUTH_MAX];
 
 	/* the seed 004 exchange, opt-in (xch.c); off when zeroed */
 	struct rpcrdma2_xch	xch;

@@ -367,6 +367,82 @@ static void v2_prop_16_continued_connprop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cc->peer_props.rbsiz, 8192U);
 }
 
+/*
+ * V2-PROP-09: HOSTAUTH travels as opaque material, both ways, in one
+ * CONNPROP or split across a continued one, and the receiver keeps it
+ * as it came: its length, and its first RPCRDMA2_HOSTAUTH_MAX octets
+ * of a longer one.  The client's first message still fits 1024 octets
+ * with the most it sends (E-11); absent, nothing is kept.
+ */
+static void v2_prop_09_hostauth(struct kunit *test)
+{
+	struct rpcrdma2_conn *cc = rr2n_conn(test, &rr2n_no_pdata);
+	struct rpcrdma2_conn *sc = rr2n_conn(test, &rr2n_no_pdata);
+	u8 *msg = rr2n_buf(test), *p1 = rr2n_buf(test), *p2 = rr2n_buf(test);
+	u8 *out = rr2n_buf(test), *big = rr2n_buf(test);
+	struct rpcrdma2_props p = { };
+	struct rpcrdma2_local cl, sl;
+	u32 len, l1, l2, olen, i;
+
+	rr2n_local(&cl, 2, 4096);
+	rr2n_local(&sl, 2, 8192);
+	cl.hostauth_len = RPCRDMA2_HOSTAUTH_MAX;
+	for (i = 0; i < cl.hostauth_len; i++)
+		cl.hostauth[i] = (u8)(i * 3 + 1);
+	memcpy(sl.hostauth, "server-key", 10);
+	sl.hostauth_len = 10;
+
+	/* the client's, the most it sends, continued: cut inside it */
+	len = rpcrdma2_nego_client_hello(&cl, 0, msg, RR2N_BUF);
+	KUNIT_ASSERT_GT(test, len, 0U);
+	KUNIT_EXPECT_LE(test, len, (u32)RPCRDMA2_V1_DEF_INLINE);
+	rr2n_split(msg, len, len - 100, p1, &l1, p2, &l2);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_nego_server_recv(sc, &sl, p1, l1, out,
+							RR2N_BUF, &olen),
+			RPCRDMA2_NEGO_MORE);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_nego_server_recv(sc, &sl, p2, l2, out,
+							RR2N_BUF, &olen),
+			RPCRDMA2_NEGO_REPLY);
+	KUNIT_EXPECT_EQ(test, sc->peer_hostauth_len, RPCRDMA2_HOSTAUTH_MAX);
+	KUNIT_EXPECT_EQ(test, memcmp(sc->peer_hostauth, cl.hostauth,
+				     RPCRDMA2_HOSTAUTH_MAX), 0);
+	KUNIT_EXPECT_EQ(test, sc->peer_props.rbsiz, 4096U);
+
+	/* the server's, in its one CONNPROP */
+	KUNIT_ASSERT_EQ(test, rpcrdma2_nego_client_recv(cc, &cl, out, olen,
+							msg, 64, &len),
+			RPCRDMA2_NEGO_DONE);
+	KUNIT_EXPECT_EQ(test, cc->peer_hostauth_len, 10U);
+	KUNIT_EXPECT_EQ(test, memcmp(cc->peer_hostauth, "server-key", 10), 0);
+
+	/* longer than is kept: its length, and the start of it */
+	for (i = 0; i < 1000; i++)
+		big[i] = (u8)(i ^ 0x5a);
+	p.present = 1u << (RDMA2_PROPID_HOSTAUTH - 1);
+	p.hostauth_len = 1000;
+	len = rpcrdma2_encode_connprop(msg, RR2N_BUF,
+				       rpcrdma2_credit_word(8, 8), 0, &p, big);
+	KUNIT_ASSERT_GT(test, len, 1000U);
+	cc = rr2n_conn(test, &rr2n_no_pdata);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_nego_client_recv(cc, &cl, msg, len,
+							out, 64, &olen),
+			RPCRDMA2_NEGO_DONE);
+	KUNIT_EXPECT_EQ(test, cc->peer_hostauth_len, 1000U);
+	KUNIT_EXPECT_EQ(test, memcmp(cc->peer_hostauth, big,
+				     RPCRDMA2_HOSTAUTH_MAX), 0);
+
+	/* none: nothing kept, and none sent */
+	sc = rr2n_conn(test, &rr2n_no_pdata);
+	cl.hostauth_len = 0;
+	len = rpcrdma2_nego_client_hello(&cl, 0, msg, RR2N_BUF);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_nego_server_recv(sc, &sl, msg, len, out,
+							RR2N_BUF, &olen),
+			RPCRDMA2_NEGO_REPLY);
+	KUNIT_EXPECT_EQ(test, sc->peer_hostauth_len, 0U);
+	KUNIT_EXPECT_FALSE(test, sc->peer_props.present &
+			   (1u << (RDMA2_PROPID_HOSTAUTH - 1)));
+}
+
 /* V2-CONT-06: the parts of a continued CONNPROP share their xid. */
 static void v2_cont_06_connprop_xid(struct kunit *test)
 {
@@ -608,6 +684,7 @@ static struct kunit_case rr2n_cases[] = {
 	KUNIT_CASE(v2_prop_11_client_accumulates),
 	KUNIT_CASE(v2_prop_11_server_accumulates),
 	KUNIT_CASE(v2_prop_16_continued_connprop),
+	KUNIT_CASE(v2_prop_09_hostauth),
 	KUNIT_CASE(v2_cont_06_connprop_xid),
 	KUNIT_CASE(v2_sec_17_connprop_cap),
 	KUNIT_CASE(v2_prop_13_connprop_after_final),

@@ -2151,6 +2151,45 @@ static u32 rr2r_null_grant(struct kunit *test,
 	return rpcrdma2_credit_in(RPCRDMA2_VERS_2, h.credit);
 }
 
+static void rr2r_hostauth_reset(void *data)
+{
+	rpcrdma2_test_set_hostauth("");
+}
+
+/*
+ * V2-PROP-09: with the hostauth parameter set, each half sends it as
+ * HOSTAUTH in its CONNPROP and the other keeps what it received (a
+ * trailing newline, as echo leaves, is not sent); the server counts
+ * the client.  Nothing checks it: the connection carries on.
+ */
+static void rr2r_hostauth_both_halves(struct kunit *test)
+{
+	struct rpc_clnt *clnt;
+	struct rr2s_conn *c;
+	struct rr2c *r;
+	unsigned long before;
+
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_hostauth_reset,
+							   NULL));
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	before = rr2r_sysctl_read(test, "rpcrdma2_hostauth");
+	rpcrdma2_test_set_hostauth("kunit-host-key\n");
+	clnt = rr2r_clnt(test);
+	r = rr2c(rr2r_xprt(clnt));
+	c = rr2r_svc_conn_from(test, (struct sockaddr *)
+			       &r->id->route.addr.src_addr);
+	KUNIT_EXPECT_EQ(test, c->conn.peer_hostauth_len, 14);
+	KUNIT_EXPECT_EQ(test, memcmp(c->conn.peer_hostauth, "kunit-host-key",
+				     14), 0);
+	KUNIT_EXPECT_EQ(test, r->conn.peer_hostauth_len, 14);
+	KUNIT_EXPECT_EQ(test, memcmp(r->conn.peer_hostauth, "kunit-host-key",
+				     14), 0);
+	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "rpcrdma2_hostauth"),
+			before + 1);
+	rr2r_roundtrip(test, clnt, rr2r_pages(test), 5000);
+}
+
 /* ---- reverse-direction levels (BRS), rpcrdma2 at both ends ---- */
 
 static void rr2r_bc_serv_off(void *data)
@@ -3179,6 +3218,7 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_hostile_chunks, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_backchannel_brs, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_backchannel_cont, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_hostauth_both_halves, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_backchannel_simple, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_knobs_apply_to_new_connections,
 			 rr2r_link_gen_params),

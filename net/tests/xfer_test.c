@@ -201,7 +201,7 @@ static void rr2x_v1_inline_only(struct kunit *test)
  */
 static void rr2x_rdir_single(struct kunit *test)
 {
-	struct rpcrdma2_conn c = { .vers = RPCRDMA2_VERS_2 };
+	struct rpcrdma2_conn *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 	struct xdr_buf xb = { };
 	static u8 buf[4096];
 	struct rpcrdma2_tx tx = {
@@ -214,9 +214,11 @@ static void rr2x_rdir_single(struct kunit *test)
 	};
 	u32 len, i;
 
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->vers = RPCRDMA2_VERS_2;
 	for (i = 0; i < ARRAY_SIZE(single); i++) {
-		c.peer_props.brs = i;
-		KUNIT_EXPECT_EQ(test, rpcrdma2_rdir_single(&c), single[i]);
+		c->peer_props.brs = i;
+		KUNIT_EXPECT_EQ(test, rpcrdma2_rdir_single(c), single[i]);
 	}
 	xdr_buf_init(&xb, buf, sizeof(buf));
 	xb.len = 1024 - 36;		/* the Version 2 header is 36 octets */

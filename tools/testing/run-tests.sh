@@ -87,8 +87,10 @@ e2e() {
 	# rpcrdma2 to rpcrdma2: Version 2, 1 MiB rsize/wsize by continuation
 	"$q" -g 1 -s ours -a expect=2,server.expect=2 -n v2-ours-ours baseline || rc=1
 	# chunks rpcrdma2 to rpcrdma2: Write chunks for READ data on Version 2,
-	# with reverse-direction level SIMPLE at both ends (rvrsdir=1)
-	"$q" -g 1 -s ours -a expect=2,server.expect=2,rvrsdir=1,brs=simple:simple \
+	# with reverse-direction level SIMPLE at both ends (rvrsdir=1) and
+	# HOSTAUTH sent both ways
+	"$q" -g 1 -s ours \
+		-a expect=2,server.expect=2,rvrsdir=1,brs=simple:simple,hostauth=rr2-e2e-key \
 		-n chunks-v2-ours-ours chunks || rc=1
 	# rdmavers=1 on both ends: Version 1, chunks in both halves
 	"$q" -g 1 -s ours -a rdmavers=1,expect=1,server.expect=1 -n v1-ours-ours \

@@ -428,6 +428,25 @@ TRACE_EVENT(rpcrdma2_xch_applied,
 );
 
 /*
+ * V2-PROP-09: a peer's HOSTAUTH property, as received: its length and
+ * up to its first 32 octets.  rpcrdma2 checks nothing in it.
+ */
+TRACE_EVENT(rpcrdma2_hostauth,
+	    TP_PROTO(const void *addr, u32 len, const u8 *material),
+	    TP_ARGS(addr, len, material),
+	    TP_STRUCT__entry(__sockaddr(addr, sizeof(struct sockaddr_in6))
+			     __field(u32, len)
+			     __array(u8, head, 32)),
+	    TP_fast_assign(__assign_sockaddr(addr, addr, sizeof(struct sockaddr_in6));
+			   __entry->len = len;
+			   memset(__entry->head, 0, sizeof(__entry->head));
+			   memcpy(__entry->head, material, min_t(u32, len, 32));),
+	    TP_printk("peer=%pISpc len=%u head=%s", __get_sockaddr(addr),
+		      __entry->len,
+		      __print_hex(__entry->head, min_t(u32, __entry->len, 32)))
+);
+
+/*
  * Work requests and their completions.  The fast-path events take the
  * context and do every dereference in TP_fast_assign, so that nothing
  * is loaded while the event is off.  An XID is the first word of every

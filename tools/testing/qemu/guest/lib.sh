@@ -41,10 +41,10 @@ rr2_check() {
 
 # Load the RPC-over-RDMA transport the run asked for.  rr2.args words
 # rdmavers=N, xchar=N and rvrsdir=N, or server.rdmavers=N /
-# client.xchar=N and so on for one role, set rpcrdma2's module
-# parameters.
+# client.xchar=N and so on for one role, and hostauth=TEXT (both) set
+# rpcrdma2's module parameters.
 rr2_load_transport() {
-	local w vers= xchar= rvrsdir=
+	local w vers= xchar= rvrsdir= hostauth=
 	for w in $RR2_ARGS; do
 		case $w in
 		rdmavers=*) vers=${w#*=} ;;
@@ -53,13 +53,15 @@ rr2_load_transport() {
 		"$RR2_ROLE".xchar=*) xchar=${w#*=} ;;
 		rvrsdir=*) rvrsdir=${w#*=} ;;
 		"$RR2_ROLE".rvrsdir=*) rvrsdir=${w#*=} ;;
+		hostauth=*) hostauth=${w#*=} ;;
 		esac
 	done
 	case $RR2_MOD in
 	ours)
 		modprobe -a sunrpc rdma_cm ib_core &&
 			insmod /rr2/rpcrdma2.ko ${vers:+rdmavers=$vers} \
-				${xchar:+xchar=$xchar} ${rvrsdir:+rvrsdir=$rvrsdir}
+				${xchar:+xchar=$xchar} ${rvrsdir:+rvrsdir=$rvrsdir} \
+				${hostauth:+hostauth=$hostauth}
 		;;
 	*)
 		modprobe rpcrdma

@@ -12,6 +12,7 @@
 # xchar=N / server.xchar=N / client.xchar=N (the seed 004 exchange),
 # rvrsdir=N (reverse-direction level) with brs=CLIENT:SERVER (the
 # levels, by name, that Version 2 mounts must show; default cont:cont),
+# hostauth=TEXT (both ends send it; one guest: each end got it),
 # xch=on|off|refused (rpcrdma2 client: check the exchange's state on
 # each mount; "on" also needs a characteristic received), trace=0
 # (skip the trace check: rpcrdma2 at both ends of one guest traces 1 MiB
@@ -68,6 +69,13 @@ rr2_client_run() {
 		rr2_check "umount.v$vers" umount "$dir"
 	done
 	[ "$RR2_MOD" = ours ] && rr2_client_knobs
+}
+
+rr2_hostauth_seen() {
+	local a
+	a=$(rr2_arg hostauth "")
+	[ "$(rr2_mount_field "$1" hostauth)" = "${#a}" ] &&
+		[ "$(cat /proc/sys/sunrpc/svc_rdma/rpcrdma2_hostauth)" -ge 1 ]
 }
 
 # rr2_mount_field DIR NAME: a counter of the rpcrdma2 mountstats fields
@@ -155,6 +163,10 @@ rr2_check_rdma_version() {
 	# advertised, CONT by default (V2-RDIR-10, V2-RDIR-12); rr2.args
 	# brs=LEVEL:PEER_LEVEL says otherwise (with rvrsdir=N)
 	[ "$want" = 2 ] || return 0
+	# hostauth=TEXT at both ends: the client kept what the server sent
+	# (V2-PROP-09), and the server counted the client
+	[ -z "$(rr2_arg hostauth "")" ] ||
+		rr2_check "rdma-version.v$vers.hostauth" rr2_hostauth_seen "$dir"
 	want=$(rr2_arg brs cont:cont)
 	rr2_check "rdma-version.v$vers.brs-${want/:/-}" test "$(rr2_mount_rdma2 "$dir" |
 		awk '{ for (i = 1; i < NF; i++)
