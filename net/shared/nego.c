@@ -532,8 +532,11 @@ int rpcrdma2_nego_settled_check(const struct rpcrdma2_conn *c,
  * The peer's BRS is the level of reverse-direction messages it takes
  * (E-18: the client's for reverse Calls, the server's for reverse
  * Replies).  Below CONT, only Simple Format; CONT and GENL take
- * Continued Format too (V2-RDIR-12, V2-RDIR-14).  Version 1 never
- * continues anything, whatever this says.
+ * Continued Format too (V2-RDIR-12, V2-RDIR-14).  A server that said
+ * NONE (or nothing) and sends reverse Calls anyway gets its Replies in
+ * Simple Format: its Calls without chunks show it takes inline ones
+ * (XCH-RDIR-02).  Version 1 never continues anything, whatever this
+ * says.
  */
 bool rpcrdma2_rdir_single(const struct rpcrdma2_conn *c)
 {

@@ -2341,8 +2341,8 @@ static void rr2r_backchannel_cont(struct kunit *test)
 }
 
 /*
- * V2-RDIR-12, V2-RDIR-14: at SIMPLE, nothing is continued toward that
- * end.  A client at SIMPLE: the server fails a reverse Call that does
+ * V2-RDIR-12, V2-RDIR-14: at SIMPLE (or NONE), nothing is continued
+ * toward that end.  A client at SIMPLE: the server fails a reverse Call that does
  * not fit one Send (-EMSGSIZE) without sending any of it, and a small
  * one still works.  A server at SIMPLE: the client does not send a
  * reverse Reply that does not fit one Send (counted as too big), and a
@@ -2386,6 +2386,16 @@ static void rr2r_backchannel_simple(struct kunit *test)
 	rr2r_bc_abandon(test, bc);
 	KUNIT_EXPECT_EQ(test, rr2r_get(clnt, pages, 500, 0x44, &res), 0);
 	KUNIT_EXPECT_TRUE(test, rr2r_verify(pages, 500, 0x44));
+
+	/*
+	 * XCH-RDIR-02: a server at NONE that calls anyway takes its
+	 * Replies inline, as at SIMPLE
+	 */
+	clnt = rr2r_bc_loop(test, RDMA2_RVRSDIR_CONT, RDMA2_RVRSDIR_NONE,
+			    &r, &c);
+	KUNIT_EXPECT_EQ(test, rr2r_get(clnt, pages, 500, 0x45, &res), 0);
+	KUNIT_EXPECT_TRUE(test, rr2r_verify(pages, 500, 0x45));
+	KUNIT_EXPECT_EQ(test, r->stats.cont_msgs, 0);
 }
 
 /*
