@@ -84,8 +84,10 @@ e2e() {
 	# the harness itself, on the stock module
 	"$q" -g 1 -s stock baseline || rc=1
 	"$q" -g 1 -s stock -n chunks-stock chunks || rc=1
-	# rpcrdma2 to rpcrdma2: Version 2, 1 MiB rsize/wsize by continuation
-	"$q" -g 1 -s ours -a expect=2,server.expect=2 -n v2-ours-ours baseline || rc=1
+	# rpcrdma2 to rpcrdma2: Version 2, 1 MiB rsize/wsize by continuation,
+	# the seed 004 exchange on (xchar=1), callbacks at BRS CONT
+	"$q" -g 1 -s ours -a expect=2,server.expect=2,xchar=1,xch=on \
+		-n v2-ours-ours baseline || rc=1
 	# chunks rpcrdma2 to rpcrdma2: Write chunks for READ data on Version 2,
 	# with reverse-direction level SIMPLE at both ends (rvrsdir=1) and
 	# HOSTAUTH sent both ways
