@@ -139,7 +139,7 @@ u32 rpcrdma2_rvrsdir_level(enum rpcrdma2_role role)
 
 /*
  * HOSTAUTH material to send (V2-PROP-09): opaque to the protocol, text
- * here; root-only, since it may be a secret.
+ * here.  Root-only to read, though it crosses the fabric in the clear.
  */
 static char rpcrdma2_hostauth[RPCRDMA2_HOSTAUTH_MAX + 1];
 module_param_string(hostauth, rpcrdma2_hostauth, sizeof(rpcrdma2_hostauth),

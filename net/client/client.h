@@ -64,9 +64,9 @@ struct rr2c_stats {
 	u64	bad_xids;		/* replies matching no request */
 	u64	write_waits;		/* ->send_request waited for room */
 	u64	hellos;			/* CONNPROPs sent to open a connection */
-	u64	too_big;		/* Calls refused: too large for any format */
+	u64	too_big;		/* Calls and reverse Replies too large to send */
 	u64	bc_calls;		/* reverse-direction Calls received */
-	u64	bc_dropped;		/* ... dropped: no slot or no service */
+	u64	bc_dropped;		/* ... dropped: no slot, no service, too long */
 	u64	aborted_seqs;		/* Calls abandoned mid-sequence */
 	u64	errors_sent;		/* RDMA2_ERRORs we answered with */
 

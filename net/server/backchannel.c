@@ -32,14 +32,16 @@ static struct xprt_class rr2b_class;
 
 /*
  * V2-RDIR-11: reverse Calls go only to a client that said it takes
- * them.  On Version 2 that is its BRS property (absent = NONE, E-18);
- * Version 1 has no such property, and NFSv4.1 sessions say it instead
- * (BC1-RDIR-02).
+ * them.  On Version 2 that is its BRS property (absent = NONE, E-18),
+ * and a server that advertised NONE itself takes no reverse Replies,
+ * so it makes no Calls either; Version 1 has no such property, and
+ * NFSv4.1 sessions say it instead (BC1-RDIR-02).
  */
 static bool rr2s_bc_allowed(const struct rr2s_conn *c)
 {
 	return c->conn.vers != RPCRDMA2_VERS_2 ||
-	       c->conn.peer_props.brs != RDMA2_RVRSDIR_NONE;
+	       (READ_ONCE(c->conn.peer_props.brs) != RDMA2_RVRSDIR_NONE &&
+		c->local.brs != RDMA2_RVRSDIR_NONE);
 }
 
 /**

@@ -416,7 +416,8 @@ static bool rr2s_negotiate(struct rr2s_conn *c, struct rpcrdma2_recv *rv)
 				      RPCRDMA2_LOG_SETTLED,
 				      jhash_3words(c->conn.vers,
 						   c->conn.send_inline,
-						   c->conn.recv_inline, 0)))
+						   c->conn.recv_inline,
+						   c->conn.peer_props.brs)))
 			pr_info("rpcrdma2: client %pISc settled RPC-over-RDMA version %u, inline %u/%u, callbacks %s\n",
 				&c->b.xprt.xpt_remote, c->conn.vers,
 				c->conn.send_inline, c->conn.recv_inline,

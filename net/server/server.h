@@ -107,7 +107,8 @@ struct rr2s_rctx {
 	u32			short_len;
 };
 
-enum rr2s_kind { RR2S_LISTENER, RR2S_CONN };
+/* RR2S_PARKED: the context of a closed connection's parked cm_id */
+enum rr2s_kind { RR2S_LISTENER, RR2S_CONN, RR2S_PARKED };
 
 /* The head of both objects, so the CM handler can tell them apart. */
 struct rr2s_base {
@@ -147,6 +148,7 @@ struct rr2s_conn {
 	struct list_head	accept_entry;
 	struct rpcrdma2_cm_pdata peer_pdata;
 	bool			ep_up;
+	bool			park;		/* closed with its port down */
 	struct rpcrdma2_ep	ep;
 	struct rpcrdma2_pool	pool;
 	struct rpcrdma2_local	local;
@@ -273,7 +275,7 @@ enum rr2s_stat {
 	RR2S_STAT_SQ_STARVE,		/* rdma_stat_sq_starve */
 	RR2S_STAT_CONNS_V1,
 	RR2S_STAT_CONNS_V2,
-	RR2S_STAT_HOSTAUTH,		/* Version 2 clients that sent one */
+	RR2S_STAT_HOSTAUTH,		/* Version 2 connections whose client sent one */
 	RR2S_STAT_CONT_RECV,
 	RR2S_STAT_CONT_SENT,
 	RR2S_STAT_GRANTS,
@@ -319,6 +321,11 @@ u32 rr2s_knob_recv_size(void);
 u32 rr2s_knob_ord(void);
 #if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
 void rr2s_knobs_reset(void);
+#endif
+
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+u32 rr2s_test_parked(void);
+void rr2s_test_set_port_down(bool down);
 #endif
 
 /* backchannel.c */

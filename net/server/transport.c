@@ -53,6 +53,7 @@
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/svc_xprt.h>
 #include <linux/sunrpc/xprtrdma.h>
+#include <rdma/ib_cache.h>
 #include <rdma/ib_cm.h>
 #include <rdma/rdma_cm.h>
 
@@ -240,6 +241,184 @@ static int rr2s_has_wspace(struct svc_xprt *xprt)
 
 /* ---- connections: accept and teardown ---- */
 
+/*
+ * Parking a closed connection's cm_id while its port is down (IB and
+ * RoCE).
+ *
+ * Tearing down a connected cm_id sends a DREQ: rdma_disconnect() does,
+ * and so does rdma_destroy_id() on an established one.  While the port
+ * is down that MAD cannot go out, and on 6.12 rxe then puts the
+ * device's GSI QP in the error state for good: no connection can be
+ * made through the device again (the fault soak's link flap showed it,
+ * a DREQ sent 1 s into a 3 s flap).  So a connection closed while its
+ * port is not ACTIVE moves its QP to the error state without a DREQ,
+ * and its cm_id is parked once the connection is freed: destroyed,
+ * DREQ and all, when the port is ACTIVE again, after RR2S_PARK_MAX at
+ * the latest, and by rdma_cm itself if the device goes away first.
+ */
+#define RR2S_PARK_MAX		(30 * HZ)
+#define RR2S_PARK_POLL		(HZ / 2)
+
+struct rr2s_parked {
+	struct list_head	entry;
+	struct rdma_cm_id	*id;
+	unsigned long		deadline;
+};
+
+static LIST_HEAD(rr2s_parked);
+static DEFINE_SPINLOCK(rr2s_parked_lock);	/* protects rr2s_parked */
+/* what a parked cm_id's context points to, for rr2s_cm_event() */
+static struct rr2s_base rr2s_parked_ctx = { .kind = RR2S_PARKED };
+
+static void rr2s_parked_worker(struct work_struct *work);
+static DECLARE_DELAYED_WORK(rr2s_parked_work, rr2s_parked_worker);
+
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+static bool rr2s_test_port_down;
+
+/* KUnit: every port counts as down (no DREQ), or not, from now on. */
+void rr2s_test_set_port_down(bool down)
+{
+	WRITE_ONCE(rr2s_test_port_down, down);
+	mod_delayed_work(rr2s_wq, &rr2s_parked_work, 0);
+}
+#endif
+
+/*
+ * May a DREQ go out now?  iWARP has no MADs (its disconnect is the TCP
+ * stream's), so there it always may.
+ */
+static bool rr2s_port_active(const struct rdma_cm_id *id)
+{
+	enum ib_port_state state;
+
+	if (id->device && rdma_protocol_iwarp(id->device, id->port_num))
+		return true;
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+	if (READ_ONCE(rr2s_test_port_down))
+		return false;
+#endif
+	return id->device &&
+	       !ib_get_cached_port_state(id->device, id->port_num, &state) &&
+	       state == IB_PORT_ACTIVE;
+}
+
+/*
+ * Disconnect @c: with a DREQ when its port is up, else by moving the QP
+ * to the error state alone (the flushes wake Reply senders either way)
+ * and parking the cm_id when the connection is freed.
+ */
+static void rr2s_disconnect(struct rr2s_conn *c)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+
+	if (rr2s_port_active(c->b.id)) {
+		rdma_disconnect(c->b.id);
+		return;
+	}
+	WRITE_ONCE(c->park, true);
+	if (c->ep_up)
+		ib_modify_qp(c->b.id->qp, &attr, IB_QP_STATE);
+}
+
+static void rr2s_park(struct rr2s_conn *c)
+{
+	struct rdma_cm_id *id = c->b.id;
+	struct rr2s_parked *p;
+
+	p = kmalloc(sizeof(*p), GFP_KERNEL);
+	if (!p) {
+		rdma_destroy_id(id);
+		return;
+	}
+	p->id = id;
+	p->deadline = jiffies + RR2S_PARK_MAX;
+	trace_rpcrdma2_svc_park(&c->b.xprt.xpt_remote, 1);
+	rdma_lock_handler(id);
+	id->context = &rr2s_parked_ctx;
+	spin_lock(&rr2s_parked_lock);
+	list_add_tail(&p->entry, &rr2s_parked);
+	spin_unlock(&rr2s_parked_lock);
+	rdma_unlock_handler(id);
+	mod_delayed_work(rr2s_wq, &rr2s_parked_work, RR2S_PARK_POLL);
+}
+
+static void rr2s_parked_worker(struct work_struct *work)
+{
+	struct rr2s_parked *p, *tmp;
+	LIST_HEAD(done);
+	bool more;
+
+	spin_lock(&rr2s_parked_lock);
+	list_for_each_entry_safe(p, tmp, &rr2s_parked, entry)
+		if (rr2s_port_active(p->id) ||
+		    time_after(jiffies, p->deadline))
+			list_move_tail(&p->entry, &done);
+	more = !list_empty(&rr2s_parked);
+	spin_unlock(&rr2s_parked_lock);
+	list_for_each_entry_safe(p, tmp, &done, entry) {
+		trace_rpcrdma2_svc_park(&p->id->route.addr.dst_addr, 0);
+		rdma_destroy_id(p->id);
+		kfree(p);
+	}
+	if (more)
+		mod_delayed_work(rr2s_wq, &rr2s_parked_work, RR2S_PARK_POLL);
+}
+
+/*
+ * An event for a parked cm_id: only DEVICE_REMOVAL matters.  Returning
+ * non-zero has rdma_cm destroy the id itself, which the removal needs
+ * at once; one the worker already took is destroyed there.
+ */
+static int rr2s_parked_event(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	struct rr2s_parked *p;
+
+	if (ev->event != RDMA_CM_EVENT_DEVICE_REMOVAL)
+		return 0;
+	spin_lock(&rr2s_parked_lock);
+	list_for_each_entry(p, &rr2s_parked, entry) {
+		if (p->id == id) {
+			list_del(&p->entry);
+			spin_unlock(&rr2s_parked_lock);
+			kfree(p);
+			return 1;
+		}
+	}
+	spin_unlock(&rr2s_parked_lock);
+	return 0;
+}
+
+/* Module unload: whatever is still parked goes now. */
+static void rr2s_parked_flush(void)
+{
+	struct rr2s_parked *p, *tmp;
+	LIST_HEAD(all);
+
+	cancel_delayed_work_sync(&rr2s_parked_work);
+	spin_lock(&rr2s_parked_lock);
+	list_splice_init(&rr2s_parked, &all);
+	spin_unlock(&rr2s_parked_lock);
+	list_for_each_entry_safe(p, tmp, &all, entry) {
+		rdma_destroy_id(p->id);
+		kfree(p);
+	}
+}
+
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+u32 rr2s_test_parked(void)
+{
+	struct rr2s_parked *p;
+	u32 n = 0;
+
+	spin_lock(&rr2s_parked_lock);
+	list_for_each_entry(p, &rr2s_parked, entry)
+		n++;
+	spin_unlock(&rr2s_parked_lock);
+	return n;
+}
+#endif
+
 static void rr2s_conn_free(struct rr2s_conn *c)
 {
 	struct rr2s_msg *m, *tmp;
@@ -258,7 +437,9 @@ static void rr2s_conn_free(struct rr2s_conn *c)
 		rpcrdma2_ep_destroy(&c->ep);
 	c->ep_up = false;
 	rpcrdma2_pool_destroy(&c->pool);
-	if (c->b.id)
+	if (c->b.id && READ_ONCE(c->park) && !rr2s_port_active(c->b.id))
+		rr2s_park(c);
+	else if (c->b.id)
 		rdma_destroy_id(c->b.id);
 	kfree(c->slots);
 	kfree(c);
@@ -430,7 +611,7 @@ static void rr2s_detach(struct svc_xprt *xprt)
 
 	if (cancel_work_sync(&c->grant_work))
 		svc_xprt_put(xprt);	/* the reference the work held */
-	rdma_disconnect(c->b.id);	/* flushes wake Reply senders */
+	rr2s_disconnect(c);		/* flushes wake Reply senders */
 	wake_up_all(&c->send_wait);	/* ... and so does XPT_DEAD */
 	mutex_lock(&xprt->xpt_mutex);	/* no Reply is being sent */
 	mutex_lock(&c->rw_mutex);	/* ... and no Read chunk pulled */
@@ -450,7 +631,7 @@ static void rr2s_free(struct svc_xprt *xprt)
 
 static void rr2s_kill_temp(struct svc_xprt *xprt)
 {
-	rdma_disconnect(rr2s_conn(xprt)->b.id);
+	rr2s_disconnect(rr2s_conn(xprt));
 }
 
 /* ---- the connection manager ---- */
@@ -625,6 +806,8 @@ static int rr2s_cm_event(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 
 	trace_rpcrdma2_cm_event(&id->route.addr.dst_addr, ev->event,
 				ev->status);
+	if (b->kind == RR2S_PARKED)
+		return rr2s_parked_event(id, ev);
 	if (b->kind == RR2S_LISTENER)
 		return rr2s_listener_event(container_of(b, struct rr2s_listener,
 							b), id, ev);
@@ -791,5 +974,6 @@ void rpcrdma2_svc_unregister(void)
 	svc_unreg_xprt_class(&rpcrdma2_svc_class);
 	rpcrdma2_dev_notifier_unregister(&rr2s_dev_nb);
 	rr2s_bc_unregister();
+	rr2s_parked_flush();
 	destroy_workqueue(rr2s_wq);
 }

@@ -141,6 +141,13 @@ u32 rpcrdma2_nego_client_hello(const struct rpcrdma2_local *l, u32 xid,
 	struct rpcrdma2_props p;
 	u32 len;
 
+	/*
+	 * E-11: the largest CONNPROP (prefix, count, five uint32 props,
+	 * HOSTAUTH at its longest) fits the 1024-octet first message
+	 */
+	BUILD_BUG_ON(RPCRDMA2_HDR_PREFIX_SIZE + 4 + 5 * 12 + 8 +
+		     RPCRDMA2_HOSTAUTH_MAX > RPCRDMA2_V1_DEF_INLINE);
+
 	if (l->max_vers < RPCRDMA2_VERS_2)
 		return 0;
 	local_props(l, &p);
@@ -194,9 +201,9 @@ static void props_merge(struct rpcrdma2_conn *c,
 	if (p->present & (1u << (RDMA2_PROPID_HOSTAUTH - 1))) {
 		/*
 		 * V2-PROP-09: kept as received, the last one if several
-		 * came; the codec bounded it within @pset
+		 * came; the codec bounded it within @pset (its offset is
+		 * from the propset's start, which nego_props_part() gives)
 		 */
-		dst->hostauth_offset = p->hostauth_offset;
 		dst->hostauth_len = p->hostauth_len;
 		c->peer_hostauth_len = p->hostauth_len;
 		memcpy(c->peer_hostauth, pset + p->hostauth_offset,
@@ -540,7 +547,7 @@ int rpcrdma2_nego_settled_check(const struct rpcrdma2_conn *c,
  */
 bool rpcrdma2_rdir_single(const struct rpcrdma2_conn *c)
 {
-	return c->peer_props.brs < RDMA2_RVRSDIR_CONT;
+	return READ_ONCE(c->peer_props.brs) < RDMA2_RVRSDIR_CONT;
 }
 
 /**

@@ -2190,6 +2190,67 @@ static void rr2r_hostauth_both_halves(struct kunit *test)
 	rr2r_roundtrip(test, clnt, rr2r_pages(test), 5000);
 }
 
+static void rr2r_port_up(void *data)
+{
+	rr2s_test_set_port_down(false);
+}
+
+/* Wait up to 10 s for @cond. */
+#define rr2r_wait_for(cond) ({					\
+	int __i;						\
+	for (__i = 0; __i < 200 && !(cond); __i++)		\
+		msleep(50);					\
+	(cond);							\
+})
+
+/*
+ * A connection the server closes while its port is down sends no DREQ,
+ * which on 6.12 rxe would leave the device's GSI QP in error for good
+ * (the fault soak's link flap): its QP goes to the error state, its
+ * cm_id is parked, and the client hears nothing yet.  Once the port is
+ * up again the cm_id is destroyed, the DREQ goes out, the client sees
+ * the disconnect and reconnects.  "Down" is a test hook here: the
+ * device's port state is what the module reads otherwise.  On iWARP
+ * (siw) nothing is parked: its disconnect is the TCP stream's.
+ */
+static void rr2r_svc_close_port_down_parks(struct kunit *test)
+{
+	struct page **pages = rr2r_pages(test);
+	struct rpc_xprt *xprt;
+	struct rpc_clnt *clnt;
+	struct rr2s_conn *c;
+	struct rr2c *r;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	clnt = rr2r_clnt(test);
+	xprt = rr2r_xprt(clnt);
+	r = rr2c(xprt);
+	c = rr2r_svc_conn_from(test, (struct sockaddr *)
+			       &r->id->route.addr.src_addr);
+	KUNIT_ASSERT_EQ(test, rr2s_test_parked(), 0);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rr2r_port_up,
+							   NULL));
+	rr2s_test_set_port_down(true);
+	svc_xprt_deferred_close(&c->b.xprt);	/* @c is gone after this */
+	if (rr2r_link_of(test) == RPCRDMA2_TEST_SIW) {
+		/* iWARP: no MAD, the disconnect is TCP's and goes at once */
+		KUNIT_EXPECT_TRUE(test, rr2r_wait_for(!xprt_connected(xprt)));
+		KUNIT_EXPECT_EQ(test, rr2s_test_parked(), 0);
+		rr2r_roundtrip(test, clnt, pages, 4096);
+		return;
+	}
+	KUNIT_EXPECT_TRUE(test, rr2r_wait_for(rr2s_test_parked() == 1));
+	msleep(1000);
+	KUNIT_EXPECT_EQ(test, rr2s_test_parked(), 1);
+	KUNIT_EXPECT_TRUE(test, xprt_connected(xprt));	/* no DREQ came */
+
+	rr2s_test_set_port_down(false);
+	KUNIT_EXPECT_TRUE(test, rr2r_wait_for(rr2s_test_parked() == 0));
+	KUNIT_EXPECT_TRUE(test, rr2r_wait_for(!xprt_connected(xprt)));
+	rr2r_roundtrip(test, clnt, pages, 4096);
+	KUNIT_EXPECT_GE(test, xprt->stat.connect_count, 2);
+}
+
 /* ---- reverse-direction levels (BRS), rpcrdma2 at both ends ---- */
 
 static void rr2r_bc_serv_off(void *data)
@@ -2211,12 +2272,11 @@ static void rr2r_rvrsdir_reset(void *data)
  * service the test service (as the NFS client's is), and a callback
  * client on the server's end of the connection, as nfsd makes.
  */
-static struct rpc_clnt *rr2r_bc_loop(struct kunit *test, u32 clnt_brs,
-				     u32 svc_brs, struct rr2c **rp,
-				     struct rr2s_conn **cp)
+static void rr2r_bc_setup(struct kunit *test, u32 clnt_brs, u32 svc_brs,
+			  struct rr2c **rp, struct rr2s_conn **cp)
 {
-	struct rpc_clnt *clnt, *bc;
 	struct rpc_xprt *xprt;
+	struct rpc_clnt *clnt;
 	struct rr2s_conn *c;
 	struct rr2c *r;
 	int ret;
@@ -2253,22 +2313,25 @@ static struct rpc_clnt *rr2r_bc_loop(struct kunit *test, u32 clnt_brs,
 	KUNIT_EXPECT_EQ(test, r->conn.peer_props.brs, svc_brs);
 	KUNIT_EXPECT_EQ(test, c->conn.send_inline, 1024);
 	KUNIT_EXPECT_EQ(test, r->conn.send_inline, 1024);
-	svc_xprt_get(&c->b.xprt);
-	bc = rr2r_bc_clnt_on(test, &c->b.xprt);
+	*rp = r;
+	*cp = c;
+}
+
+/* As rr2r_bc_setup(), and the server's callback client. */
+static struct rpc_clnt *rr2r_bc_loop(struct kunit *test, u32 clnt_brs,
+				     u32 svc_brs, struct rr2c **rp,
+				     struct rr2s_conn **cp)
+{
+	struct rpc_clnt *bc;
+	int ret;
+
+	rr2r_bc_setup(test, clnt_brs, svc_brs, rp, cp);
+	svc_xprt_get(&(*cp)->b.xprt);
+	bc = rr2r_bc_clnt_on(test, &(*cp)->b.xprt);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(bc));
 	ret = kunit_add_action_or_reset(test, rr2r_clnt_cleanup, bc);
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	*rp = r;
-	*cp = c;
 	return bc;
-}
-
-/* A reverse Call that cannot complete: let it go, and its thread end. */
-static void rr2r_bc_abandon(struct kunit *test, struct rr2r_bc_call *bc)
-{
-	rpc_killall_tasks(bc->clnt);
-	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&bc->done,
-							    60 * HZ));
 }
 
 /* Wait up to 10 s for *@counter to pass @old. */
@@ -2279,6 +2342,60 @@ static bool rr2r_counter_moves(const u64 *counter, u64 old)
 	for (i = 0; i < 200 && READ_ONCE(*counter) == old; i++)
 		msleep(50);
 	return READ_ONCE(*counter) != old;
+}
+
+/*
+ * Start a reverse Call in its own thread: @proc on @clnt with @len
+ * octets of @pages.  @bc is kzalloc()ed and owned by the test until
+ * rr2r_bc_abandon(): the thread may outlive a failed case.
+ */
+static struct rr2r_bc_call *rr2r_bc_start(struct kunit *test,
+					  struct rpc_clnt *clnt, u32 proc,
+					  struct page **pages, u32 len, u32 seed)
+{
+	struct rr2r_bc_call *bc = kzalloc(sizeof(*bc), GFP_KERNEL);
+	struct task_struct *t;
+
+	KUNIT_ASSERT_NOT_NULL(test, bc);
+	*bc = (struct rr2r_bc_call){
+		.clnt = clnt, .proc = proc, .pages = pages, .len = len,
+		.seed = seed,
+	};
+	init_completion(&bc->done);
+	t = kthread_run(rr2r_bc_caller, bc, "rr2r-bc");
+	if (IS_ERR(t))
+		kfree(bc);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	return bc;
+}
+
+/*
+ * A reverse Call that cannot complete: let it go, and its thread end.
+ * If the thread does not, @bc is left to it (leaked), never freed under it.
+ */
+static void rr2r_bc_abandon(struct kunit *test, struct rr2r_bc_call *bc)
+{
+	rpc_killall_tasks(bc->clnt);
+	if (wait_for_completion_timeout(&bc->done, 60 * HZ))
+		kfree(bc);
+	else
+		KUNIT_FAIL(test, "an abandoned reverse Call did not end");
+}
+
+/*
+ * A reverse GET of 3000 octets whose Reply the client cannot send in
+ * one Send: the client counts it too big, and the Call is let go.
+ */
+static void rr2r_bc_reply_too_big(struct kunit *test, struct rpc_clnt *clnt,
+				  struct rr2c *r, struct page **pages, u32 seed)
+{
+	u64 too_big = r->stats.too_big;
+	struct rr2r_bc_call *bc;
+
+	bc = rr2r_bc_start(test, clnt, RR2R_GET, pages, 3000, seed);
+	KUNIT_EXPECT_TRUE(test, rr2r_counter_moves(&r->stats.too_big,
+						   too_big));
+	rr2r_bc_abandon(test, bc);
 }
 
 /*
@@ -2298,7 +2415,6 @@ static void rr2r_backchannel_cont(struct kunit *test)
 	struct rr2r_bc_call *bc;
 	struct rpc_clnt *clnt;
 	struct rr2s_conn *c;
-	struct task_struct *t;
 	struct rr2r_res res;
 	struct rr2c *r;
 
@@ -2322,15 +2438,8 @@ static void rr2r_backchannel_cont(struct kunit *test)
 
 	/* more than a slot holds: dropped whole */
 	dropped = r->stats.bc_dropped;
-	bc = kunit_kzalloc(test, sizeof(*bc), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, bc);
-	*bc = (struct rr2r_bc_call){
-		.clnt = clnt, .proc = RR2R_PUT_CONT, .pages = pages,
-		.len = PAGE_SIZE + 1000, .seed = 0x33,
-	};
-	init_completion(&bc->done);
-	t = kthread_run(rr2r_bc_caller, bc, "rr2r-bc");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	bc = rr2r_bc_start(test, clnt, RR2R_PUT_CONT, pages, PAGE_SIZE + 1000,
+			   0x33);
 	KUNIT_EXPECT_TRUE(test, rr2r_counter_moves(&r->stats.bc_dropped,
 						   dropped));
 	rr2r_bc_abandon(test, bc);
@@ -2351,13 +2460,11 @@ static void rr2r_backchannel_cont(struct kunit *test)
 static void rr2r_backchannel_simple(struct kunit *test)
 {
 	struct page **pages = rr2r_pages(test);
-	struct rr2r_bc_call *bc;
 	struct rpc_clnt *clnt;
-	struct task_struct *t;
 	struct rr2s_conn *c;
 	struct rr2r_res res;
 	struct rr2c *r;
-	u64 recvs, too_big;
+	u64 recvs;
 
 	clnt = rr2r_bc_loop(test, RDMA2_RVRSDIR_SIMPLE, RDMA2_RVRSDIR_CONT,
 			    &r, &c);
@@ -2371,30 +2478,42 @@ static void rr2r_backchannel_simple(struct kunit *test)
 
 	clnt = rr2r_bc_loop(test, RDMA2_RVRSDIR_CONT, RDMA2_RVRSDIR_SIMPLE,
 			    &r, &c);
-	too_big = r->stats.too_big;
-	bc = kunit_kzalloc(test, sizeof(*bc), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, bc);
-	*bc = (struct rr2r_bc_call){
-		.clnt = clnt, .proc = RR2R_GET, .pages = pages,
-		.len = 3000, .seed = 0x43,
-	};
-	init_completion(&bc->done);
-	t = kthread_run(rr2r_bc_caller, bc, "rr2r-bc");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	KUNIT_EXPECT_TRUE(test, rr2r_counter_moves(&r->stats.too_big,
-						   too_big));
-	rr2r_bc_abandon(test, bc);
+	rr2r_bc_reply_too_big(test, clnt, r, pages, 0x43);
 	KUNIT_EXPECT_EQ(test, rr2r_get(clnt, pages, 500, 0x44, &res), 0);
 	KUNIT_EXPECT_TRUE(test, rr2r_verify(pages, 500, 0x44));
+}
 
-	/*
-	 * XCH-RDIR-02: a server at NONE that calls anyway takes its
-	 * Replies inline, as at SIMPLE
-	 */
-	clnt = rr2r_bc_loop(test, RDMA2_RVRSDIR_CONT, RDMA2_RVRSDIR_NONE,
-			    &r, &c);
-	KUNIT_EXPECT_EQ(test, rr2r_get(clnt, pages, 500, 0x45, &res), 0);
-	KUNIT_EXPECT_TRUE(test, rr2r_verify(pages, 500, 0x45));
+/*
+ * A server at NONE takes no reverse Replies, so it makes no reverse
+ * Calls (V2-RDIR-11, E-18): nfsd gets no callback transport.  A client
+ * still answers a server that calls anyway inline, as at SIMPLE
+ * (XCH-RDIR-02): seen with the server's own level forced back up
+ * after the connection settled.
+ */
+static void rr2r_backchannel_server_none(struct kunit *test)
+{
+	struct page **pages = rr2r_pages(test);
+	struct rpc_clnt *bc;
+	struct rr2s_conn *c;
+	struct rr2r_res res;
+	struct rr2c *r;
+
+	rr2r_bc_setup(test, RDMA2_RVRSDIR_CONT, RDMA2_RVRSDIR_NONE, &r, &c);
+	svc_xprt_get(&c->b.xprt);
+	bc = rr2r_bc_clnt_on(test, &c->b.xprt);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(bc));
+	if (!IS_ERR(bc))
+		rpc_shutdown_client(bc);
+	c->local.brs = RDMA2_RVRSDIR_CONT;	/* a server that calls anyway */
+	svc_xprt_get(&c->b.xprt);
+	bc = rr2r_bc_clnt_on(test, &c->b.xprt);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(bc));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_clnt_cleanup,
+							   bc));
+	rr2r_bc_reply_too_big(test, bc, r, pages, 0x45);
+	KUNIT_EXPECT_EQ(test, rr2r_get(bc, pages, 500, 0x46, &res), 0);
+	KUNIT_EXPECT_TRUE(test, rr2r_verify(pages, 500, 0x46));
 	KUNIT_EXPECT_EQ(test, r->stats.cont_msgs, 0);
 }
 
@@ -3229,7 +3348,9 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_backchannel_brs, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_backchannel_cont, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_hostauth_both_halves, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_close_port_down_parks, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_backchannel_simple, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_backchannel_server_none, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_knobs_apply_to_new_connections,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_counters_move, rr2r_link_gen_params),

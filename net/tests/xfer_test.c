@@ -208,7 +208,7 @@ static void rr2x_rdir_single(struct kunit *test)
 		.vers = RPCRDMA2_VERS_2, .flags = 0, .inline_size = 1024,
 		.single = true, .payload = &xb,
 	};
-	static const u32 single[] = {
+	static const bool single[] = {
 		[RDMA2_RVRSDIR_NONE] = true, [RDMA2_RVRSDIR_SIMPLE] = true,
 		[RDMA2_RVRSDIR_CONT] = false, [RDMA2_RVRSDIR_GENL] = false,
 	};

@@ -428,6 +428,23 @@ TRACE_EVENT(rpcrdma2_xch_applied,
 );
 
 /*
+ * A closed connection's cm_id parked while its port is down (parked=1),
+ * and destroyed, with its DREQ, once the port is back or the wait is
+ * over (parked=0).
+ */
+TRACE_EVENT(rpcrdma2_svc_park,
+	    TP_PROTO(const void *addr, bool parked),
+	    TP_ARGS(addr, parked),
+	    TP_STRUCT__entry(__sockaddr(addr, sizeof(struct sockaddr_in6))
+			     __field(bool, parked)),
+	    TP_fast_assign(__assign_sockaddr(addr, addr, sizeof(struct sockaddr_in6));
+			   __entry->parked = parked;),
+	    TP_printk("peer=%pISpc %s", __get_sockaddr(addr),
+		      __entry->parked ? "parked: port down, no DREQ yet" :
+		      "destroyed")
+);
+
+/*
  * V2-PROP-09: a peer's HOSTAUTH property, as received: its length and
  * up to its first 32 octets.  rpcrdma2 checks nothing in it.
  */
@@ -436,14 +453,15 @@ TRACE_EVENT(rpcrdma2_hostauth,
 	    TP_ARGS(addr, len, material),
 	    TP_STRUCT__entry(__sockaddr(addr, sizeof(struct sockaddr_in6))
 			     __field(u32, len)
-			     __array(u8, head, 32)),
+			     __dynamic_array(u8, head, min_t(u32, len, 32))),
 	    TP_fast_assign(__assign_sockaddr(addr, addr, sizeof(struct sockaddr_in6));
 			   __entry->len = len;
-			   memset(__entry->head, 0, sizeof(__entry->head));
-			   memcpy(__entry->head, material, min_t(u32, len, 32));),
+			   memcpy(__get_dynamic_array(head), material,
+				  __get_dynamic_array_len(head));),
 	    TP_printk("peer=%pISpc len=%u head=%s", __get_sockaddr(addr),
 		      __entry->len,
-		      __print_hex(__entry->head, min_t(u32, __entry->len, 32)))
+		      __print_hex(__get_dynamic_array(head),
+				  __get_dynamic_array_len(head)))
 );
 
 /*

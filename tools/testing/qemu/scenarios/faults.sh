@@ -106,11 +106,27 @@ rr2_server_diag() {
 	done
 	rdma resource show qp | sed "s/^/RR2: INFO after $1: /"
 	dmesg | tail -n 15 | sed "s/^/RR2: INFO after $1: dmesg /"
+	[ -e /sys/kernel/tracing/trace ] &&
+		grep -E 'cm_event|icm_|cma_|wc_error|close|disconn|dev_' \
+			/sys/kernel/tracing/trace | tail -n 60 |
+		sed "s/^/RR2: INFO after $1: trace /"
+}
+
+# With diag=1: the connection manager's events (rdma_cm, ib_cm) and
+# rpcrdma2's, for rr2_server_diag
+rr2_diag_trace() {
+	local t=/sys/kernel/tracing/events
+	[ -d $t ] || mount -t tracefs nodev /sys/kernel/tracing || return
+	echo 4096 > /sys/kernel/tracing/buffer_size_kb
+	for s in rdma_cma ib_cma rpcrdma2; do
+		[ -e "$t/$s/enable" ] && echo 1 > "$t/$s/enable"
+	done
 }
 
 rr2_server() {
 	local f
 	rr2_server_setup || return
+	[ -n "$(rr2_arg diag "")" ] && rr2_diag_trace
 	mkdir -p /export/soak
 	chmod 1777 /export/soak
 	for f in $(rr2_faults_list); do
