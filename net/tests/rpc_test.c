@@ -2195,13 +2195,25 @@ static void rr2r_port_up(void *data)
 	rr2s_test_set_port_down(false);
 }
 
-/* Wait up to 10 s for @cond. */
-#define rr2r_wait_for(cond) ({					\
-	int __i;						\
-	for (__i = 0; __i < 200 && !(cond); __i++)		\
-		msleep(50);					\
-	(cond);							\
-})
+/* Wait up to 10 s for @n parked cm_ids. */
+static bool rr2r_wait_parked(u32 n)
+{
+	int i;
+
+	for (i = 0; i < 200 && rr2s_test_parked() != n; i++)
+		msleep(50);
+	return rr2s_test_parked() == n;
+}
+
+/* Wait up to 10 s for @xprt to see its connection go. */
+static bool rr2r_wait_disconnected(struct rpc_xprt *xprt)
+{
+	int i;
+
+	for (i = 0; i < 200 && xprt_connected(xprt); i++)
+		msleep(50);
+	return !xprt_connected(xprt);
+}
 
 /*
  * A connection the server closes while its port is down sends no DREQ,
@@ -2234,19 +2246,19 @@ static void rr2r_svc_close_port_down_parks(struct kunit *test)
 	svc_xprt_deferred_close(&c->b.xprt);	/* @c is gone after this */
 	if (rr2r_link_of(test) == RPCRDMA2_TEST_SIW) {
 		/* iWARP: no MAD, the disconnect is TCP's and goes at once */
-		KUNIT_EXPECT_TRUE(test, rr2r_wait_for(!xprt_connected(xprt)));
+		KUNIT_EXPECT_TRUE(test, rr2r_wait_disconnected(xprt));
 		KUNIT_EXPECT_EQ(test, rr2s_test_parked(), 0);
 		rr2r_roundtrip(test, clnt, pages, 4096);
 		return;
 	}
-	KUNIT_EXPECT_TRUE(test, rr2r_wait_for(rr2s_test_parked() == 1));
+	KUNIT_EXPECT_TRUE(test, rr2r_wait_parked(1));
 	msleep(1000);
 	KUNIT_EXPECT_EQ(test, rr2s_test_parked(), 1);
 	KUNIT_EXPECT_TRUE(test, xprt_connected(xprt));	/* no DREQ came */
 
 	rr2s_test_set_port_down(false);
-	KUNIT_EXPECT_TRUE(test, rr2r_wait_for(rr2s_test_parked() == 0));
-	KUNIT_EXPECT_TRUE(test, rr2r_wait_for(!xprt_connected(xprt)));
+	KUNIT_EXPECT_TRUE(test, rr2r_wait_parked(0));
+	KUNIT_EXPECT_TRUE(test, rr2r_wait_disconnected(xprt));
 	rr2r_roundtrip(test, clnt, pages, 4096);
 	KUNIT_EXPECT_GE(test, xprt->stat.connect_count, 2);
 }
