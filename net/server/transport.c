@@ -291,16 +291,30 @@ void rr2s_test_set_port_down(bool down)
 static bool rr2s_port_active(const struct rdma_cm_id *id)
 {
 	enum ib_port_state state;
+	struct net_device *ndev;
+	bool up;
 
-	if (id->device && rdma_protocol_iwarp(id->device, id->port_num))
+	if (!id->device)
+		return false;
+	if (rdma_protocol_iwarp(id->device, id->port_num))
 		return true;
 #if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
 	if (READ_ONCE(rr2s_test_port_down))
 		return false;
 #endif
-	return id->device &&
-	       !ib_get_cached_port_state(id->device, id->port_num, &state) &&
-	       state == IB_PORT_ACTIVE;
+	if (ib_get_cached_port_state(id->device, id->port_num, &state) ||
+	    state != IB_PORT_ACTIVE)
+		return false;
+	/*
+	 * RoCE: the cached state follows the netdev a work item later,
+	 * and the QP errors that close connections come at once
+	 */
+	ndev = ib_device_get_netdev(id->device, id->port_num);
+	if (!ndev)
+		return true;
+	up = netif_running(ndev) && netif_carrier_ok(ndev);
+	dev_put(ndev);
+	return up;
 }
 
 /*
