@@ -39,10 +39,12 @@ RR2_CTL=/mnt/ctl
 # link-flap is not in the default list: on 6.12, a MAD that rxe fails to
 # send while its netdev is down puts the device's GSI QP (QP1) in the
 # error state for good (rxe_requester() errors every QP type), and from
-# then on rdma_cm cannot connect through that device at all.  Whether
-# it happens depends on whether a connection is closed during the
-# 3 s: it did with rpcrdma2 as the server in both runs measured, and
-# not in the one run with the stock module.  faults=link-flap runs it.
+# then on rdma_cm cannot connect through that device at all.  A server
+# that closes a connection during the 3 s sends such a MAD (its DREQ)
+# unless it waits for the link: rpcrdma2 does (it parks the cm_id,
+# net/server/transport.c), the stock module does not, so the runs with
+# the stock server leave it out and those with rpcrdma2's name it
+# (faults=nfsd-restart:rxe-readd:link-flap:client-drop).
 RR2_FAULTS="nfsd-restart rxe-readd client-drop"
 
 rr2_faults_list() {
