@@ -45,18 +45,27 @@ static unsigned int rpcrdma2_rdmavers = RPCRDMA2_VERS_2;
 static struct ctl_table_header *rpcrdma2_svc_sysctl_hdr;
 static struct ctl_table_header *rpcrdma2_clnt_sysctl_hdr;
 
-static int rpcrdma2_set_rdmavers(const char *val, const struct kernel_param *kp)
+/* An unsigned int parameter that takes only [@min, @max]. */
+static int rpcrdma2_param_set_range(const char *val,
+				    const struct kernel_param *kp,
+				    unsigned int min, unsigned int max)
 {
-	unsigned int vers;
+	unsigned int n;
 	int ret;
 
-	ret = kstrtouint(val, 0, &vers);
+	ret = kstrtouint(val, 0, &n);
 	if (ret)
 		return ret;
-	if (vers < RPCRDMA2_VERS_1 || vers > RPCRDMA2_VERS_2)
+	if (n < min || n > max)
 		return -EINVAL;
-	WRITE_ONCE(*(unsigned int *)kp->arg, vers);
+	WRITE_ONCE(*(unsigned int *)kp->arg, n);
 	return 0;
+}
+
+static int rpcrdma2_set_rdmavers(const char *val, const struct kernel_param *kp)
+{
+	return rpcrdma2_param_set_range(val, kp, RPCRDMA2_VERS_1,
+					RPCRDMA2_VERS_2);
 }
 
 static const struct kernel_param_ops rpcrdma2_rdmavers_ops = {
@@ -86,16 +95,8 @@ static unsigned int rpcrdma2_rvrsdir = RDMA2_RVRSDIR_CONT;
 
 static int rpcrdma2_set_rvrsdir(const char *val, const struct kernel_param *kp)
 {
-	unsigned int level;
-	int ret;
-
-	ret = kstrtouint(val, 0, &level);
-	if (ret)
-		return ret;
-	if (level > RDMA2_RVRSDIR_CONT)
-		return -EINVAL;
-	WRITE_ONCE(*(unsigned int *)kp->arg, level);
-	return 0;
+	return rpcrdma2_param_set_range(val, kp, RDMA2_RVRSDIR_NONE,
+					RDMA2_RVRSDIR_CONT);
 }
 
 static const struct kernel_param_ops rpcrdma2_rvrsdir_ops = {
