@@ -25,5 +25,7 @@
 #define max(a, b)		max_t(__typeof__((a) + (b)), a, b)
 #define hweight32(w)		((unsigned int)__builtin_popcount(w))
 #define WRITE_ONCE(x, val)	((x) = (val))
+#define READ_ONCE(x)		(x)
+#define BUILD_BUG_ON(cond)	_Static_assert(!(cond), #cond)
 
 #endif
