@@ -266,7 +266,12 @@ struct rr2s_parked {
 };
 
 static LIST_HEAD(rr2s_parked);
-static DEFINE_SPINLOCK(rr2s_parked_lock);	/* protects rr2s_parked */
+/*
+ * A mutex: rr2s_port_active() may sleep in a driver's get_netdev.
+ * Taken inside rdma_cm's handler lock (rr2s_park(), the event), never
+ * around rdma_destroy_id(), which waits for that lock.
+ */
+static DEFINE_MUTEX(rr2s_parked_lock);	/* protects rr2s_parked */
 /* what a parked cm_id's context points to, for rr2s_cm_event() */
 static struct rr2s_base rr2s_parked_ctx = { .kind = RR2S_PARKED };
 
@@ -350,9 +355,9 @@ static void rr2s_park(struct rr2s_conn *c)
 	trace_rpcrdma2_svc_park(&c->b.xprt.xpt_remote, 1);
 	rdma_lock_handler(id);
 	id->context = &rr2s_parked_ctx;
-	spin_lock(&rr2s_parked_lock);
+	mutex_lock(&rr2s_parked_lock);
 	list_add_tail(&p->entry, &rr2s_parked);
-	spin_unlock(&rr2s_parked_lock);
+	mutex_unlock(&rr2s_parked_lock);
 	rdma_unlock_handler(id);
 	mod_delayed_work(rr2s_wq, &rr2s_parked_work, RR2S_PARK_POLL);
 }
@@ -363,13 +368,13 @@ static void rr2s_parked_worker(struct work_struct *work)
 	LIST_HEAD(done);
 	bool more;
 
-	spin_lock(&rr2s_parked_lock);
+	mutex_lock(&rr2s_parked_lock);
 	list_for_each_entry_safe(p, tmp, &rr2s_parked, entry)
 		if (rr2s_port_active(p->id) ||
 		    time_after(jiffies, p->deadline))
 			list_move_tail(&p->entry, &done);
 	more = !list_empty(&rr2s_parked);
-	spin_unlock(&rr2s_parked_lock);
+	mutex_unlock(&rr2s_parked_lock);
 	list_for_each_entry_safe(p, tmp, &done, entry) {
 		trace_rpcrdma2_svc_park(&p->id->route.addr.dst_addr, 0);
 		rdma_destroy_id(p->id);
@@ -390,16 +395,16 @@ static int rr2s_parked_event(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 
 	if (ev->event != RDMA_CM_EVENT_DEVICE_REMOVAL)
 		return 0;
-	spin_lock(&rr2s_parked_lock);
+	mutex_lock(&rr2s_parked_lock);
 	list_for_each_entry(p, &rr2s_parked, entry) {
 		if (p->id == id) {
 			list_del(&p->entry);
-			spin_unlock(&rr2s_parked_lock);
+			mutex_unlock(&rr2s_parked_lock);
 			kfree(p);
 			return 1;
 		}
 	}
-	spin_unlock(&rr2s_parked_lock);
+	mutex_unlock(&rr2s_parked_lock);
 	return 0;
 }
 
@@ -410,9 +415,9 @@ static void rr2s_parked_flush(void)
 	LIST_HEAD(all);
 
 	cancel_delayed_work_sync(&rr2s_parked_work);
-	spin_lock(&rr2s_parked_lock);
+	mutex_lock(&rr2s_parked_lock);
 	list_splice_init(&rr2s_parked, &all);
-	spin_unlock(&rr2s_parked_lock);
+	mutex_unlock(&rr2s_parked_lock);
 	list_for_each_entry_safe(p, tmp, &all, entry) {
 		rdma_destroy_id(p->id);
 		kfree(p);
@@ -425,10 +430,10 @@ u32 rr2s_test_parked(void)
 	struct rr2s_parked *p;
 	u32 n = 0;
 
-	spin_lock(&rr2s_parked_lock);
+	mutex_lock(&rr2s_parked_lock);
 	list_for_each_entry(p, &rr2s_parked, entry)
 		n++;
-	spin_unlock(&rr2s_parked_lock);
+	mutex_unlock(&rr2s_parked_lock);
 	return n;
 }
 #endif
