@@ -81,6 +81,9 @@ e2e() {
 	"$q" -g 1 -s ours module || rc=1
 	# make install in a guest: every transport name loads rpcrdma2
 	"$q" -g 1 -s ours install || rc=1
+	# a Debian machine booted by systemd from a disk: install, reboot,
+	# rpcrdma2 loaded at boot and nfsd on rdma; uninstall, reboot, stock
+	"$q" -d -s ours -t 900 reboot || rc=1
 	# the harness itself, on the stock module
 	"$q" -g 1 -s stock baseline || rc=1
 	"$q" -g 1 -s stock -n chunks-stock chunks || rc=1

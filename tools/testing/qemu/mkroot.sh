@@ -10,6 +10,9 @@
 #   vmlinuz, base.cpio   the kernel and the root filesystem as an
 #                        uncompressed initramfs (only the modules the
 #                        scenarios need, docs and caches pruned)
+#   disk.img             the same root as an ext4 disk with all of the
+#                        kernel's modules, booted by systemd: the
+#                        install-and-reboot test (scenario "reboot")
 # Each step leaves a stamp; a step reruns only if its stamp is missing or
 # its inputs changed.  Run by tools/testing/setup.sh.
 set -euo pipefail
@@ -20,9 +23,12 @@ KVER=${KVER:-$(rr2_kver)}
 [ -n "$KVER" ] || rr2_die "cannot tell the Debian 6.12 kernel version"
 mkdir -p "$RR2_GUEST"
 cd "$RR2_GUEST"
+stage='' dstage=''
+trap 'rm -rf "$stage" "$dstage"' EXIT
 
 # Packages the guest root gets on top of debootstrap's minbase.
-GUEST_PKGS=nfs-kernel-server,nfs-common,rpcbind,iproute2,acl,rdma-core,ibverbs-providers,ibverbs-utils,rdmacm-utils,perftest,fio,kmod,procps,psmisc,netbase
+# systemd and udev boot disk.img (the initramfs guests run /init).
+GUEST_PKGS=systemd-sysv,udev,nfs-kernel-server,nfs-common,rpcbind,iproute2,acl,rdma-core,ibverbs-providers,ibverbs-utils,rdmacm-utils,perftest,fio,kmod,procps,psmisc,netbase
 
 # The mirror the host's apt uses (never a hard-coded host).
 mirror() {
@@ -64,13 +70,12 @@ fi
 # 3. The initramfs image: rootfs, pruned, plus the modules we load.
 MODULES="virtio_net virtio_pci dummy crc32_generic rdma_rxe rdma_ucm ib_uverbs
 	 ib_umad rdma_cm ib_cm iw_cm ib_core sunrpc rpcrdma nfs nfsv3 nfsv4
-	 nfsd lockd auth_rpcgss nfs_acl grace dns_resolver"
+	 nfsd lockd auth_rpcgss nfs_acl grace dns_resolver virtio_blk ext4"
 inputs="$KVER $(cat rootfs/.stamp) $MODULES $(sha1sum "$self" | cut -c1-12)"
 if [ ! -f base.cpio ] || [ "$(cat base.stamp 2>/dev/null)" != "$inputs" ]; then
 	rr2_log "guest: packing base.cpio"
 	kdir=$RR2_GUEST/kernel-$KVER
 	stage=$(mktemp -d "$RR2_GUEST/stage.XXXX")
-	trap 'rm -rf "$stage"' EXIT
 	rsync -a --exclude=/proc/ --exclude=/sys/ --exclude=/dev/ \
 		--exclude=/usr/share/doc/ --exclude=/usr/share/man/ \
 		--exclude=/usr/share/locale/ --exclude=/usr/share/info/ \
@@ -98,4 +103,29 @@ if [ ! -f base.cpio ] || [ "$(cat base.stamp 2>/dev/null)" != "$inputs" ]; then
 	echo "$KVER" > kver
 	echo "$inputs" > base.stamp
 	rr2_log "guest: base.cpio is $(du -m base.cpio | cut -f1) MiB"
+fi
+
+# 4. The disk of the install-and-reboot test: the root filesystem with
+#    every module of the kernel, an fstab, nothing of ours (the
+#    scenario's first boot adds that).  Runs take a copy-on-write
+#    overlay of it, so the image itself never changes.
+dinputs="$KVER $(cat rootfs/.stamp) $(sha1sum "$self" | cut -c1-12)"
+if [ ! -f disk.img ] || [ "$(cat disk.stamp 2>/dev/null)" != "$dinputs" ]; then
+	rr2_log "guest: making disk.img"
+	kdir=$RR2_GUEST/kernel-$KVER
+	dstage=$(mktemp -d "$RR2_GUEST/dstage.XXXX")
+	rsync -a --exclude=/usr/share/doc/ --exclude=/usr/share/man/ \
+		--exclude=/usr/share/locale/ --exclude=/usr/share/info/ \
+		--exclude=/var/cache/apt/ --exclude=/var/lib/apt/lists/ \
+		rootfs/ "$dstage/"
+	mkdir -p "$dstage/lib/modules"
+	rsync -a "$kdir/lib/modules/$KVER" "$dstage/lib/modules/"
+	depmod -b "$dstage" "$KVER"
+	echo "/dev/vda / ext4 rw,errors=remount-ro 0 1" > "$dstage/etc/fstab"
+	echo rr2-disk > "$dstage/etc/hostname"
+	rm -f disk.img.tmp
+	mke2fs -q -t ext4 -L rr2root -d "$dstage" disk.img.tmp 3G
+	mv disk.img.tmp disk.img
+	echo "$dinputs" > disk.stamp
+	rr2_log "guest: disk.img holds $(du -m disk.img | cut -f1) MiB"
 fi

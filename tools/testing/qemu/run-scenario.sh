@@ -6,7 +6,7 @@
 # an AF_UNIX socket (nothing leaves the machine).
 #
 #   run-scenario.sh [-g 1|2] [-c stock|ours] [-s stock|ours] [-a ARGS]
-#                   [-t SECONDS] [-n NAME] SCENARIO
+#                   [-t SECONDS] [-n NAME] [-d] SCENARIO
 #
 #   -g  guests: 1 (nfsd and client together) or 2 (server and client)
 #   -s  transport module in the server guest (and the single guest)
@@ -16,6 +16,9 @@
 #       has stopped (finished, or crashed: a panic stops QEMU at once)
 #       the other gets 120 s more
 #   -n  name used in result lines (default SCENARIO-Ng-SERVER-CLIENT)
+#   -d  one guest booted by systemd from a copy of the cached disk image
+#       (mkroot.sh), again after each power-off, until its scenario has
+#       printed RR2: DONE (at most 4 boots, all within -t)
 #
 # Prints "PASS e2e.NAME.ROLE.CHECK" / "FAIL ..." lines, keeps each
 # console in $RR2_OUT/NAME/, and exits non-zero if anything failed or a
@@ -25,8 +28,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-guests=1 cmod=stock smod=stock args= limit=1200 name= grace=120
-while getopts g:c:s:a:t:n: o; do
+guests=1 cmod=stock smod=stock args= limit=1200 name= grace=120 disk=
+while getopts g:c:s:a:t:n:d o; do
 	case $o in
 	g) guests=$OPTARG ;;
 	c) cmod=$OPTARG ;;
@@ -34,6 +37,7 @@ while getopts g:c:s:a:t:n: o; do
 	a) args=$OPTARG ;;
 	t) limit=$OPTARG ;;
 	n) name=$OPTARG ;;
+	d) disk=1 ;;
 	*) rr2_die "usage: see the head of $0" ;;
 	esac
 done
@@ -53,7 +57,8 @@ rm -rf "$run" && mkdir -p "$run/overlay/rr2"
 # Per-run overlay: /init, the scenario scripts and our module, appended
 # to the cached root filesystem (the kernel unpacks both archives).
 install -m 0755 "$(dirname "$0")/guest/init" "$run/overlay/init"
-cp "$(dirname "$0")/guest/lib.sh" "$run/overlay/rr2/"
+cp "$(dirname "$0")/guest/lib.sh" "$(dirname "$0")/guest/disk-run" \
+	"$run/overlay/rr2/"
 cp -r "$(dirname "$0")/scenarios" "$run/overlay/rr2/"
 cp -r "$RR2_REPO/packaging" "$run/overlay/rr2/"
 # Guest tools: built statically on the host, so the image needs none.
@@ -79,7 +84,8 @@ cat "$RR2_GUEST/base.cpio" "$run/overlay.cpio" > "$run/initrd.cpio"
 cmdline() {
 	echo "console=ttyS0 rdinit=/init loglevel=4 panic=-1 oops=panic" \
 	     "modprobe.blacklist=crc32_pclmul" \
-	     "rr2.scenario=$scenario rr2.role=$1 rr2.mod=$2 rr2.args=$args"
+	     "rr2.scenario=$scenario rr2.role=$1 rr2.mod=$2 rr2.args=$args" \
+	     ${disk:+rr2.disk=1 systemd.show_status=0}
 }
 
 # qemu ROLE MOD NETDEV-ARGS...: start one guest in the background.
@@ -92,12 +98,43 @@ qemu() {
 		-serial "file:$run/$role.console" \
 		-kernel "$RR2_GUEST/vmlinuz" -initrd "$run/initrd.cpio" \
 		-append "$(cmdline "$role" "$mod")" \
+		${disk:+-drive "file=$run/disk.img,if=virtio,format=raw"} \
 		"$@" -device "virtio-net-pci,netdev=n0,mac=$mac,romfile=" &
+}
+
+# run_disk: boot the disk until the scenario is done, a boot prints
+# nothing new, or 4 boots; the consoles of all boots, in order, make
+# single.console.
+run_disk() {
+	local boot end=$(( $(date +%s) + limit )) con=$run/single.console
+	[ -f "$RR2_GUEST/disk.img" ] || rr2_die "no disk image: run tools/testing/setup.sh"
+	cp --sparse=always "$RR2_GUEST/disk.img" "$run/disk.img"
+	: > "$con.tmp"
+	for boot in 1 2 3 4; do
+		limit=$(( end - $(date +%s) ))
+		[ "$limit" -gt 0 ] || break
+		mem=2G
+		qemu single "$smod" 52:54:00:72:32:01 \
+			-netdev hubport,id=n0,hubid=0 -netdev hubport,id=n1,hubid=0
+		wait $! || true
+		# qemu's -serial file: is per boot
+		mv "$run/single.console" "$run/single.boot$boot.console"
+		cat "$run"/single.boot[0-9].console > "$con.tmp"
+		grep -q '^RR2: ' "$run/single.boot$boot.console" || break
+		tr -d '\r' < "$run/single.boot$boot.console" |
+			grep -qE '^RR2: DONE|Kernel panic|BUG:|Oops|general protection' &&
+			break
+	done
+	mv "$con.tmp" "$con"
+	rm -f "$run/disk.img"
+	roles=single
 }
 
 # run_guests: boot the guest(s) and wait for them; sets roles
 run_guests() {
-	if [ "$guests" = 1 ]; then
+	if [ -n "$disk" ]; then
+		run_disk
+	elif [ "$guests" = 1 ]; then
 		mem=5G		# nfsd offers a 1 MiB rsize only with >= 4.5 GiB
 		# A lone NIC needs a second, peerless hub port or its TX queue stalls.
 		qemu single "$smod" 52:54:00:72:32:01 \
