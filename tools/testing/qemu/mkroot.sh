@@ -107,8 +107,8 @@ fi
 
 # 4. The disk of the install-and-reboot test: the root filesystem with
 #    every module of the kernel, an fstab, nothing of ours (the
-#    scenario's first boot adds that).  Runs take a copy-on-write
-#    overlay of it, so the image itself never changes.
+#    scenario's first boot adds that).  Each run boots a copy of it,
+#    so the image itself never changes.
 dinputs="$KVER $(cat rootfs/.stamp) $(sha1sum "$self" | cut -c1-12)"
 if [ ! -f disk.img ] || [ "$(cat disk.stamp 2>/dev/null)" != "$dinputs" ]; then
 	rr2_log "guest: making disk.img"
