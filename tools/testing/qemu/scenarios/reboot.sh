@@ -137,8 +137,6 @@ rr2_reboot_io() {
 # and the transport is loaded by nfsd's request for "svcrdma" and the
 # mount's for "rpcrdma" (the names the modprobe.d file maps).
 rr2_rdma_up() {
-	rr2_info "rdma-load-modules@rdma.service:" \
-		"$(systemctl is-active rdma-load-modules@rdma.service)"
 	rr2_rxe_active 150 && return 0
 	rdma link show
 	systemctl status rr2-rdma-dev.service --no-pager
@@ -165,6 +163,8 @@ rr2_main() {
 	kver=$(uname -r)
 	phase=$(cat "$RR2_REBOOT_STATE" 2>/dev/null)
 	rr2_info "boot $phase"
+	rr2_info "rdma-load-modules@rdma.service:" \
+		"$(systemctl is-active rdma-load-modules@rdma.service)"
 	case $phase in
 	1)
 		rr2_check reboot.1.rdma-device rr2_rdma_up
