@@ -24,11 +24,14 @@
 # console in $RR2_OUT/NAME/, and exits non-zero if anything failed or a
 # guest did not finish.  A guest whose kernel crashed before its scenario
 # began is booted again, once (see boot_crashed below), and so is a run
-# in which a guest with only the stock modules crashed (stock_crashed).
+# in which a guest with only the stock modules crashed or a guest took
+# the emulator's double fault (retry_crash).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 guests=1 cmod=stock smod=stock args= limit=1200 name= grace=120 disk=
+# what a crashed kernel prints first (ERE)
+crash_re='Kernel panic|BUG:|Oops|general protection'
 while getopts g:c:s:a:t:n:d o; do
 	case $o in
 	g) guests=$OPTARG ;;
@@ -131,7 +134,7 @@ run_disk() {
 		mv "$run/single.console" "$b"
 		cat "$run"/single.boot[0-9].console > "$con.tmp"
 		grep -q '^RR2: ' "$b" || break
-		grep -qE '^RR2: (DONE|FAIL setup\.)|Kernel panic|BUG:|Oops|general protection' \
+		grep -qE "^RR2: (DONE|FAIL setup\\.)|$crash_re" \
 			< <(tr -d '\r' < "$b") && break
 	done
 	mv "$con.tmp" "$con"
@@ -189,25 +192,44 @@ boot_crashed() {
 	local role
 	for role in $roles; do
 		tr -d '\r' < "$run/$role.console" | sed '/^RR2: /,$d' |
-			grep -qE 'Kernel panic|BUG:|Oops|general protection' &&
+			grep -qE "$crash_re" &&
 			return 0
 	done
 	return 1
 }
 
-# stock_crashed: the kernel of a guest that runs only Debian's modules
-# (the stock transport, no rpcrdma2) crashed.  Seen in the CI run of
-# 8203fda (interop-ours-stock): a double fault inside kmalloc on the
-# stock client, exception frame corrupt, like the int3 Oops above.
-# Never when a guest running rpcrdma2 crashed too.
-stock_crashed() {
+# tcg_double_fault CONSOLE: the kernel's first crash is a plain double
+# fault ("Oops: double fault"; an overflow of a kernel stack says
+# "kernel stack overflow (double-fault)") and no frame of rpcrdma2 is
+# in what it printed.  Seen twice in CI, both times in rxe's receiver
+# work, at kmem_cache_alloc_node_noprof+0x70 the second time: that
+# instruction loads through the kmem_cache pointer the same function
+# loaded through 18 instructions earlier, after the stack was written
+# two instructions before, so neither the pointer nor the stack was
+# bad; the exception frame is corrupt.  Once on a client running the
+# stock module (8203fda, interop-ours-stock: our server its peer), once
+# on a client running rpcrdma2 (57186b5, faults-stock-ours: the stock
+# server its peer): neither side's transport is common to both.
+tcg_double_fault() {
+	local c
+	c=$(tr -d '\r' < "$1")
+	grep -m1 -oE "($crash_re).*" <<< "$c" | grep -q '^Oops: double fault:' &&
+		! sed -n '/Oops: double fault:/,$p' <<< "$c" | grep -q '\[rpcrdma2'
+}
+
+# retry_crash: a guest crashed, and every guest that crashed either runs
+# only Debian's modules (the stock transport, no rpcrdma2) or took the
+# emulator's double fault above.  Any other crash in a guest running
+# rpcrdma2 is a result, never retried.
+retry_crash() {
 	local role mod hit=1
 	for role in $roles; do
 		mod=$smod
 		[ "$role" = client ] && mod=$cmod
-		grep -qE 'Kernel panic|BUG:|Oops|general protection' \
-			< <(tr -d '\r' < "$run/$role.console") || continue
-		[ "$mod" = stock ] || return 1
+		grep -qE "$crash_re" < <(tr -d '\r' < "$run/$role.console") ||
+			continue
+		[ "$mod" = stock ] || tcg_double_fault "$run/$role.console" ||
+			return 1
 		hit=0
 	done
 	return $hit
@@ -223,17 +245,17 @@ if boot_crashed; then
 	rr2_log "$name: a guest crashed while booting, before the scenario started; booting again (see $run/*.boot-crash.console)"
 	start=$(date +%s)
 	run_guests
-elif stock_crashed; then
+elif retry_crash; then
 	# once, and said where the result lines are read: the crash is
 	# kept beside the new run's consoles
 	for role in $roles; do
-		mv "$run/$role.console" "$run/$role.stock-crash.console"
+		mv "$run/$role.console" "$run/$role.retried-crash.console"
 	done
-	echo "INFO $name: a guest running only the stock modules crashed; running again (see $run/*.stock-crash.console)" >&2
+	echo "INFO $name: a guest running only the stock modules crashed, or took the emulator's double fault; running again (see $run/*.retried-crash.console)" >&2
 	for role in $roles; do
-		tr -d '\r' < "$run/$role.stock-crash.console" |
+		tr -d '\r' < "$run/$role.retried-crash.console" |
 			sed 's/^\[ *[0-9.]*\] //' |
-			grep -E 'Kernel panic|Oops|BUG:|general protection|RIP:' |
+			grep -E "$crash_re|RIP:" |
 			head -n 3 | sed "s/^/INFO   $role: /" >&2 || true
 	done
 	start=$(date +%s)
@@ -250,7 +272,7 @@ for role in $roles; do
 		failed=1
 	fi
 	report=$(tr -d '\r' < "$con" |
-		grep -m1 -oE '(Kernel panic|BUG:|Oops|WARNING:|general protection).*' || true)
+		grep -m1 -oE "($crash_re|WARNING:).*" || true)
 	if grep -q '^RR2: DONE' "$con" && [ -z "$report" ]; then
 		rr2_pass "e2e.$name.$role.completed"
 	else
@@ -263,7 +285,7 @@ for role in $roles; do
 		rr2_fail "e2e.$name.$role.completed ($why; see $con)"
 		# the oops and its call trace, without printk timestamps
 		tr -d '\r' < "$con" | sed 's/^\[ *[0-9.]*\] //' |
-			grep -E 'Kernel panic|BUG:|Oops|WARNING:|general protection|RIP:|Call Trace:|^ *(\? )?[A-Za-z_0-9.]+\+0x' |
+			grep -E "$crash_re|WARNING:|RIP:|Call Trace:|^ *(\\? )?[A-Za-z_0-9.]+\\+0x" |
 			head -n 40 >&2 || true
 		failed=1
 	fi
