@@ -8,7 +8,8 @@
 #      (C=1): any compiler or sparse diagnostic fails it
 #   2. checkpatch.pl --strict on every source file; the requirement
 #      coverage page is current and every MUST row has an implementation
-#      citation or a note (coverage.py --check)
+#      citation or a note (coverage.py --check); the harness's crash
+#      verdicts on kept consoles (qemu/crash-selftest.sh)
 #   3. KUnit under kunit.py (tools/testing/kunit/run.sh), then again on
 #      a lockdep + KASAN kernel (run.sh --debug); a kernel report in
 #      either log (lockdep, WARN_ON, BUG, KASAN) fails it
@@ -143,6 +144,7 @@ step setup "$RR2_REPO/tools/testing/setup.sh"
 step build build_w1
 step checkpatch "$RR2_REPO/tools/testing/checkpatch.sh"
 step coverage python3 "$RR2_REPO/tools/testing/coverage.py" --check
+step crash-verdicts "$RR2_REPO/tools/testing/qemu/crash-selftest.sh"
 step kunit "$RR2_REPO/tools/testing/kunit/run.sh"
 step kunit-debug "$RR2_REPO/tools/testing/kunit/run.sh" --debug
 step fuzz "$RR2_REPO/tools/testing/fuzz/fuzz.sh" replay

@@ -28,10 +28,9 @@
 # the emulator's double fault (retry_crash).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/crash.sh"
 
 guests=1 cmod=stock smod=stock args= limit=1200 name= grace=120 disk=
-# what a crashed kernel prints first (ERE)
-crash_re='Kernel panic|BUG:|Oops|general protection'
 while getopts g:c:s:a:t:n:d o; do
 	case $o in
 	g) guests=$OPTARG ;;
@@ -198,39 +197,19 @@ boot_crashed() {
 	return 1
 }
 
-# tcg_double_fault CONSOLE: the kernel's first crash is a plain double
-# fault ("Oops: double fault"; an overflow of a kernel stack says
-# "kernel stack overflow (double-fault)") and no frame of rpcrdma2 is
-# in what it printed.  Seen twice in CI, both times in rxe's receiver
-# work, at kmem_cache_alloc_node_noprof+0x70 the second time: that
-# instruction loads through the kmem_cache pointer the same function
-# loaded through 18 instructions earlier, after the stack was written
-# two instructions before, so neither the pointer nor the stack was
-# bad; the exception frame is corrupt.  Once on a client running the
-# stock module (8203fda, interop-ours-stock: our server its peer), once
-# on a client running rpcrdma2 (57186b5, faults-stock-ours: the stock
-# server its peer): neither side's transport is common to both.
-tcg_double_fault() {
-	local c
-	c=$(tr -d '\r' < "$1")
-	grep -m1 -oE "($crash_re).*" <<< "$c" | grep -q '^Oops: double fault:' &&
-		! sed -n '/Oops: double fault:/,$p' <<< "$c" | grep -q '\[rpcrdma2'
-}
-
-# retry_crash: a guest crashed, and every guest that crashed either runs
-# only Debian's modules (the stock transport, no rpcrdma2) or took the
-# emulator's double fault above.  Any other crash in a guest running
-# rpcrdma2 is a result, never retried.
+# retry_crash: a guest crashed, and every crash may be retried
+# (crash_retryable in crash.sh)
 retry_crash() {
-	local role mod hit=1
+	local role mod hit=1 v
 	for role in $roles; do
 		mod=$smod
 		[ "$role" = client ] && mod=$cmod
-		grep -qE "$crash_re" < <(tr -d '\r' < "$run/$role.console") ||
-			continue
-		[ "$mod" = stock ] || tcg_double_fault "$run/$role.console" ||
-			return 1
-		hit=0
+		v=$(crash_verdict "$run/$role.console" "$mod")
+		case $v in
+		none) ;;
+		retry) hit=0 ;;
+		*) return 1 ;;
+		esac
 	done
 	return $hit
 }
