@@ -263,6 +263,7 @@ static int rr2c_connect(struct rr2c *r)
 		 */
 		.recv_size	= rr2c_knob_recv_size(),
 		.nr_send	= RPCRDMA2_CTRL_SENDS + 2 * RPCRDMA2_SEQ_WINDOW,
+		.send_batch	= RPCRDMA2_SEND_BATCH,
 		.send_size	= rr2c_knob_send_size(),
 		/* a REG_MR and a LOCAL_INV per MR may be outstanding */
 		.nr_send_extra	= 2 * RR2C_MRS,

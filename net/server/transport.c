@@ -489,6 +489,7 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	struct ib_device *dev = c->b.id->device;
 	struct rpcrdma2_ep_attr attr = {
 		.nr_send	= RPCRDMA2_CTRL_SENDS + 2 * RPCRDMA2_SEQ_WINDOW,
+		.send_batch	= RPCRDMA2_SEND_BATCH,
 		/* rw.c: one batch of RDMA Reads or Writes at a time */
 		.nr_send_extra	= RR2S_RW_EXTRA_WRS,
 		.nr_rw_ctxs	= RR2S_RW_CTXS,
@@ -635,7 +636,7 @@ static void rr2s_detach(struct svc_xprt *xprt)
 	mutex_lock(&xprt->xpt_mutex);	/* no Reply is being sent */
 	mutex_lock(&c->rw_mutex);	/* ... and no Read chunk pulled */
 	if (c->ep_up) {
-		ib_drain_qp(c->b.id->qp);	/* no completion after this */
+		rpcrdma2_ep_drain(&c->ep);	/* no completion after this */
 		rr2s_rw_drained(c);
 	}
 	mutex_unlock(&c->rw_mutex);

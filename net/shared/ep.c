@@ -22,6 +22,14 @@
  * limits: a device that cannot take the queue depths fails creation
  * rather than being silently shortchanged.
  *
+ * Send completions.  Not every Send is signaled: one in send_batch is,
+ * and any whose owner waits for it (rpcrdma2_ep_post_chain()).  The
+ * endpoint lists the Sends it posted in Send-queue order, and a
+ * completion gives the owner back that Send and every unsignaled one
+ * posted before it, oldest first (rpcrdma2_ep_sends_done()); the drain
+ * gives back the rest.  The owner sees one ->send_done() per Send, as
+ * if each had been signaled.
+ *
  * Tracing.  Each Send and Receive buffer gets a completion ID when it
  * is made (rpcrdma2_ep_cid()); the posts and completions of the
  * buffers are traced here, for both halves, with that ID.  The events
@@ -54,14 +62,49 @@ static void rpcrdma2_ep_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	rv->ep->ops->recv_done(rv);
 }
 
+/*
+ * Hand the owner every posted Send up to and including @last (all of
+ * them when @last is NULL), oldest first.  A Send queue completes in
+ * the order it was posted, and a work request that fails or is flushed
+ * always makes a completion of its own, signaled or not: so the Sends
+ * before @last that are still listed went out unsignaled and
+ * succeeded.  @wc is @last's completion.
+ */
+static void rpcrdma2_ep_sends_done(struct rpcrdma2_ep *ep,
+				   struct rpcrdma2_send *last,
+				   const struct ib_wc *wc)
+{
+	struct rpcrdma2_send *sd, *tmp;
+	LIST_HEAD(done);
+
+	spin_lock(&ep->sq_lock);
+	if (!last)
+		list_splice_init(&ep->sq_sends, &done);
+	else if (!list_empty(&last->sq_node))
+		list_cut_position(&done, &ep->sq_sends, &last->sq_node);
+	spin_unlock(&ep->sq_lock);
+	/* not listed: its post failed, and its owner has it back already */
+	if (last && list_empty(&done))
+		return;
+	list_for_each_entry_safe(sd, tmp, &done, sq_node) {
+		list_del_init(&sd->sq_node);
+		if (sd == last) {
+			trace_rpcrdma2_send_done(sd, wc);
+			sd->status = wc->status;
+		} else {
+			trace_rpcrdma2_send_done(sd, NULL);
+			sd->status = IB_WC_SUCCESS;
+		}
+		ep->ops->send_done(sd);
+	}
+}
+
 static void rpcrdma2_ep_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rpcrdma2_send *sd =
 		container_of(wc->wr_cqe, struct rpcrdma2_send, cqe);
 
-	trace_rpcrdma2_send_done(sd, wc);
-	sd->status = wc->status;
-	sd->ep->ops->send_done(sd);
+	rpcrdma2_ep_sends_done(sd->ep, sd, wc);
 }
 
 static void rpcrdma2_ep_removing(struct rpcrdma2_dev_user *u)
@@ -122,6 +165,7 @@ static int rpcrdma2_ep_buffers(struct rpcrdma2_ep *ep)
 
 		sd->ep = ep;
 		sd->cqe.done = rpcrdma2_ep_send_done;
+		INIT_LIST_HEAD(&sd->sq_node);
 		rpcrdma2_ep_cid(ep, &sd->cid);
 		err = rpcrdma2_ep_map(dev, &sd->buf, &sd->dma,
 				      ep->attr.send_size, DMA_TO_DEVICE);
@@ -151,6 +195,8 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 	int err;
 
 	memset(ep, 0, sizeof(*ep));
+	spin_lock_init(&ep->sq_lock);
+	INIT_LIST_HEAD(&ep->sq_sends);
 	ep->id = id;
 	ep->attr = *attr;
 	ep->ops = ops;
@@ -213,6 +259,21 @@ out:
 }
 
 /**
+ * rpcrdma2_ep_drain - wait until no work request of the QP is pending
+ * @ep: an endpoint whose QP exists
+ *
+ * Moves the QP to the error state and waits for the flushes.  Then the
+ * owner is given back the Sends that went out unsignaled after the last
+ * completion (->send_done(), with success): none is pending any more.
+ * Process context; no completion runs after this.
+ */
+void rpcrdma2_ep_drain(struct rpcrdma2_ep *ep)
+{
+	ib_drain_qp(ep->id->qp);
+	rpcrdma2_ep_sends_done(ep, NULL, NULL);
+}
+
+/**
  * rpcrdma2_ep_destroy - drain the QP and free the endpoint's resources
  * @ep: endpoint; the cm_id itself stays with the owner
  */
@@ -224,7 +285,7 @@ void rpcrdma2_ep_destroy(struct rpcrdma2_ep *ep)
 	if (!dev)
 		return;
 	if (ep->id->qp) {
-		ib_drain_qp(ep->id->qp);
+		rpcrdma2_ep_drain(ep);
 		rdma_destroy_qp(ep->id);
 	}
 	/*
@@ -280,7 +341,7 @@ void rpcrdma2_ep_recv_sync(struct rpcrdma2_recv *rv)
 }
 
 /**
- * rpcrdma2_ep_send_wr - prepare the signaled Send of @len octets of sd->buf
+ * rpcrdma2_ep_send_wr - prepare the Send of @len octets of sd->buf
  * @sd: the Send buffer, filled in by the caller
  * @len: octets to send, at most the endpoint's send_size
  * @inv_rkey: non-zero: Send With Invalidate of this rkey
@@ -304,33 +365,97 @@ struct ib_send_wr *rpcrdma2_ep_send_wr(struct rpcrdma2_send *sd, u32 len,
 	sd->wr.sg_list = &sd->sge;
 	sd->wr.num_sge = 1;
 	sd->wr.opcode = inv_rkey ? IB_WR_SEND_WITH_INV : IB_WR_SEND;
-	sd->wr.send_flags = IB_SEND_SIGNALED;
-	sd->wr.ex.invalidate_rkey = inv_rkey;
+	sd->wr.ex.invalidate_rkey = inv_rkey;	/* signaled or not: at post */
 	ib_dma_sync_single_for_device(ep->id->device, sd->dma, len,
 				      DMA_TO_DEVICE);
 	return &sd->wr;
 }
 
-/* Trace the Sends of a chain; the other work requests are their owner's. */
-static void rpcrdma2_ep_trace_chain(const struct ib_send_wr *wr)
+static struct rpcrdma2_send *rpcrdma2_ep_wr_send(const struct ib_send_wr *wr)
 {
-	for (; wr; wr = wr->next)
-		if (wr->wr_cqe && wr->wr_cqe->done == rpcrdma2_ep_send_done)
-			trace_rpcrdma2_post_send(container_of(wr->wr_cqe,
-							      struct rpcrdma2_send,
-							      cqe));
+	if (!wr->wr_cqe || wr->wr_cqe->done != rpcrdma2_ep_send_done)
+		return NULL;	/* not a Send: its owner's own work request */
+	return container_of(wr->wr_cqe, struct rpcrdma2_send, cqe);
 }
 
-/* Post a chain of Send-queue work requests. */
-int rpcrdma2_ep_post_chain(struct rpcrdma2_ep *ep, struct ib_send_wr *first)
+/*
+ * Is @sd's completion asked for?  Every send_batch-th Send (or unsignaled
+ * work request of a chain) is, so that at most send_batch - 1 buffers
+ * wait for a later one; so are those
+ * whose owner waits for them.  Each completion saved is a CQE and often
+ * a CQ work item less on this end (issue #12).  Under sq_lock.
+ */
+static bool rpcrdma2_ep_signal(struct rpcrdma2_ep *ep,
+			       const struct rpcrdma2_send *sd)
 {
-	if (trace_rpcrdma2_post_send_enabled())
-		rpcrdma2_ep_trace_chain(first);
-	return ib_post_send(ep->id->qp, first, NULL);
+	if (sd->ctx || sd->must_signal ||
+	    ++ep->sq_unsignaled >= ep->attr.send_batch) {
+		ep->sq_unsignaled = 0;
+		return true;
+	}
+	return false;
 }
 
 /**
- * rpcrdma2_ep_post_send - post one signaled Send of @len octets of sd->buf
+ * rpcrdma2_ep_post_chain - post a chain of Send-queue work requests
+ * @ep: the endpoint
+ * @first: the chain; the Sends in it come from rpcrdma2_ep_send_wr()
+ *
+ * Each Send is signaled or not here, and listed in the order of the
+ * Send queue, under one lock with the post itself.  Returns 0, or the
+ * post's errno: the Sends the device did not take are not listed and
+ * will not complete, and are the caller's again.
+ */
+int rpcrdma2_ep_post_chain(struct rpcrdma2_ep *ep, struct ib_send_wr *first)
+{
+	const struct ib_send_wr *bad = NULL;
+	struct rpcrdma2_send *sd;
+	struct ib_send_wr *wr;
+	int ret;
+
+	spin_lock(&ep->sq_lock);
+	for (wr = first; wr; wr = wr->next) {
+		sd = rpcrdma2_ep_wr_send(wr);
+		if (!sd) {
+			/*
+			 * An unsignaled registration's Send Queue slot is
+			 * reclaimed (on most devices) only when a later
+			 * completion is polled: count it toward the batch.
+			 */
+			if (!(wr->send_flags & IB_SEND_SIGNALED))
+				ep->sq_unsignaled++;
+			continue;
+		}
+		/* posted again before it came back: the list would break */
+		if (WARN_ON_ONCE(!list_empty(&sd->sq_node)))
+			list_del_init(&sd->sq_node);
+		if (rpcrdma2_ep_signal(ep, sd))
+			wr->send_flags |= IB_SEND_SIGNALED;
+		else
+			wr->send_flags &= ~IB_SEND_SIGNALED;
+		list_add_tail(&sd->sq_node, &ep->sq_sends);
+		trace_rpcrdma2_post_send(sd);
+	}
+	ret = ib_post_send(ep->id->qp, first, &bad);
+	if (ret && !bad)
+		bad = first;
+	/*
+	 * From @bad on, nothing was posted; a Send refused there may have
+	 * been the one signaled for those before it: signal the next.
+	 */
+	if (ret)
+		ep->sq_unsignaled = ep->attr.send_batch;
+	for (wr = ret ? (struct ib_send_wr *)bad : NULL; wr; wr = wr->next) {
+		sd = rpcrdma2_ep_wr_send(wr);
+		if (sd)
+			list_del_init(&sd->sq_node);
+	}
+	spin_unlock(&ep->sq_lock);
+	return ret;
+}
+
+/**
+ * rpcrdma2_ep_post_send - post one Send of @len octets of sd->buf
  * @sd: the Send buffer, filled in by the caller
  * @len: octets to send, at most the endpoint's send_size
  * @inv_rkey: non-zero: Send With Invalidate of this rkey

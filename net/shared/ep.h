@@ -8,6 +8,8 @@
 #define RPCRDMA2_EP_H
 
 #include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
@@ -54,12 +56,27 @@ struct rpcrdma2_send {
 	struct ib_send_wr	wr;	/* see rpcrdma2_ep_send_wr() */
 	struct ib_sge		sge;
 	void			*ctx;	/* the owner's, until the completion */
+	/*
+	 * Always signaled (see rpcrdma2_ep_post_chain()): the owner set
+	 * this because it needs the buffer back promptly (a small
+	 * reserve).  A Send with a @ctx is always signaled too.
+	 */
+	bool			must_signal;
+	struct list_head	sq_node;	/* on ep->sq_sends */
 };
 
 struct rpcrdma2_ep_ops {
 	/* a Receive completed, or was flushed (status != IB_WC_SUCCESS) */
 	void (*recv_done)(struct rpcrdma2_recv *rv);
-	/* a signaled Send completed, or was flushed */
+	/*
+	 * A Send completed, or was flushed: once for every Send posted,
+	 * in the order they were posted (an unsignaled one when a later
+	 * one completes, or when the endpoint is drained: then in the
+	 * context of rpcrdma2_ep_drain()'s caller, which may overlap a
+	 * ->recv_done() still running in the CQ's work item).  A Send
+	 * buffer's cqe belongs to the endpoint: it is posted only through
+	 * rpcrdma2_ep_post_chain().
+	 */
 	void (*send_done)(struct rpcrdma2_send *sd);
 	/*
 	 * Optional: rpcrdma2_ep_destroy() has destroyed the QP and freed
@@ -92,6 +109,12 @@ struct rpcrdma2_ep_attr {
 	u32	nr_cqe_extra;
 	/* scatter/gather entries per Send-queue WR (rdma_rw); 0 means 1 */
 	u32	max_send_sge;
+	/*
+	 * Signal at least every send_batch-th Send (0 or 1: every one).
+	 * At most send_batch - 1 Send buffers wait for a later Send to
+	 * come back; the owner's pool must be larger than that.
+	 */
+	u32	send_batch;
 };
 
 struct rpcrdma2_ep {
@@ -105,6 +128,9 @@ struct rpcrdma2_ep {
 	void				*priv;
 	struct rpcrdma2_dev_user	dev;	/* a user of id->device */
 	atomic_t			next_cid; /* see rpcrdma2_ep_cid() */
+	spinlock_t			sq_lock; /* the two below, posting */
+	struct list_head		sq_sends; /* posted, oldest first */
+	u32				sq_unsignaled; /* since the last signaled */
 };
 
 /**
@@ -125,6 +151,7 @@ static inline void rpcrdma2_ep_cid(struct rpcrdma2_ep *ep,
 int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 		       const struct rpcrdma2_ep_attr *attr,
 		       const struct rpcrdma2_ep_ops *ops, void *priv);
+void rpcrdma2_ep_drain(struct rpcrdma2_ep *ep);
 void rpcrdma2_ep_destroy(struct rpcrdma2_ep *ep);
 int rpcrdma2_ep_post_recv(struct rpcrdma2_recv *rv);
 void rpcrdma2_ep_recv_sync(struct rpcrdma2_recv *rv);

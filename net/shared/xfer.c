@@ -70,8 +70,11 @@ int rpcrdma2_pool_init(struct rpcrdma2_pool *p, struct rpcrdma2_ep *ep)
 	p->ctrl = p->free + (n - RPCRDMA2_CTRL_SENDS);
 	p->nctrl_free = RPCRDMA2_CTRL_SENDS;
 	p->nfree = n - RPCRDMA2_CTRL_SENDS;
-	for (i = 0; i < RPCRDMA2_CTRL_SENDS; i++)
+	/* a reserve this small comes back at once (see ep.h) */
+	for (i = 0; i < RPCRDMA2_CTRL_SENDS; i++) {
 		p->ctrl[i] = i;
+		ep->sends[i].must_signal = true;
+	}
 	for (i = 0; i < p->nfree; i++)
 		p->free[i] = RPCRDMA2_CTRL_SENDS + i;
 	return 0;

@@ -25,6 +25,14 @@
 /* Send buffers kept for credit grants and window acknowledgments. */
 #define RPCRDMA2_CTRL_SENDS	4
 
+/*
+ * One data Send in this many is signaled (struct rpcrdma2_ep_attr's
+ * send_batch): a quarter of the 2 * RPCRDMA2_SEQ_WINDOW data buffers at
+ * most wait for a later completion, so a sender that needs one more
+ * always finds it, or a signaled Send in flight that brings it back.
+ */
+#define RPCRDMA2_SEND_BATCH	(RPCRDMA2_SEQ_WINDOW / 2)
+
 /* Largest RPC message carried without chunks on a Version 2 connection. */
 #define RPCRDMA2_MAX_CONT_MSG	(1024 * 1024 + 8192)
 

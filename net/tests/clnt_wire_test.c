@@ -822,16 +822,16 @@ static void rr2w_chunk_write(struct rr2w *w, const struct rpcrdma2_segment *segs
 			sge.length = n;
 			sge.lkey = ep->ep.pd->local_dma_lkey;
 			wr.wr.opcode = IB_WR_RDMA_WRITE;
-			wr.wr.wr_cqe = &sd->cqe;
+			wr.wr.wr_cqe = &ep->rw_cqe;
 			wr.wr.sg_list = &sge;
 			wr.wr.num_sge = 1;
 			wr.wr.send_flags = IB_SEND_SIGNALED;
 			wr.remote_addr = segs[i].offset + in_seg;
 			wr.rkey = segs[i].handle;
-			reinit_completion(&ep->send_done);
+			reinit_completion(&ep->rw_done);
 			KUNIT_ASSERT_EQ(w->test, 0,
 					ib_post_send(ep->id->qp, &wr.wr, NULL));
-			KUNIT_ASSERT_EQ(w->test, 0, rpcrdma2_test_wait_send(ep));
+			KUNIT_ASSERT_EQ(w->test, 0, rpcrdma2_test_wait_rw(ep));
 			in_seg += n;
 			done += n;
 			lens[i] += n;

@@ -430,7 +430,12 @@ int rpcrdma2_test_env_add_device(struct rpcrdma2_test_env *env)
 static void rr2t_send_done(struct rpcrdma2_send *sd)
 {
 	struct rpcrdma2_test_ep *ep = sd->ep->priv;
+	u32 n = ep->nr_sends_done++;
 
+	if (n < RPCRDMA2_TEST_MAX_SEND) {
+		ep->sends_done[n] = sd - sd->ep->sends;
+		ep->sends_status[n] = sd->status;
+	}
 	complete(&ep->send_done);
 }
 
@@ -474,22 +479,35 @@ static int rr2t_post_all(struct rpcrdma2_test_ep *ep)
 	return err;
 }
 
+static void rr2t_rw_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rpcrdma2_test_ep *ep =
+		container_of(wc->wr_cqe, struct rpcrdma2_test_ep, rw_cqe);
+
+	ep->rw_status = wc->status;
+	complete(&ep->rw_done);
+}
+
 static void rr2t_ep_init(struct rpcrdma2_test_ep *ep)
 {
 	memset(ep, 0, sizeof(*ep));
 	init_completion(&ep->cm_event);
 	init_completion(&ep->send_done);
 	init_completion(&ep->recv_done);
+	init_completion(&ep->rw_done);
+	ep->rw_cqe.done = rr2t_rw_done;
 }
 
 static int rr2t_ep_create(struct rpcrdma2_test_ep *ep, struct rdma_cm_id *id,
-			  u32 nr_recv)
+			  const struct rpcrdma2_test_conn *conn)
 {
 	struct rpcrdma2_ep_attr attr = rr2t_ep_attr;
 
 	ep->id = id;
-	ep->nr_recv = clamp_t(u32, nr_recv, 1, RPCRDMA2_TEST_MAX_RECV);
+	ep->nr_recv = clamp_t(u32, conn->nr_recv, 1, RPCRDMA2_TEST_MAX_RECV);
 	attr.nr_recv = ep->nr_recv;
+	attr.nr_send = clamp_t(u32, conn->nr_send, 1, RPCRDMA2_TEST_MAX_SEND);
+	attr.send_batch = conn->send_batch;
 	return rpcrdma2_ep_create(&ep->ep, id, &attr, &rr2t_ep_ops, ep);
 }
 
@@ -518,6 +536,17 @@ int rpcrdma2_test_wait_send(struct rpcrdma2_test_ep *ep)
 	if (!wait_for_completion_timeout(&ep->send_done, RR2T_WAIT))
 		return -ETIMEDOUT;
 	return ep->ep.sends[0].status == IB_WC_SUCCESS ? 0 : -EIO;
+}
+
+/*
+ * Wait for the completion of a signaled work request the test posted
+ * itself with wr_cqe = &ep->rw_cqe (re-arm ep->rw_done before posting).
+ */
+int rpcrdma2_test_wait_rw(struct rpcrdma2_test_ep *ep)
+{
+	if (!wait_for_completion_timeout(&ep->rw_done, RR2T_WAIT))
+		return -ETIMEDOUT;
+	return ep->rw_status == IB_WC_SUCCESS ? 0 : -EIO;
 }
 
 int rpcrdma2_test_wait_recv(struct rpcrdma2_test_ep *ep)
@@ -591,7 +620,7 @@ static int rr2t_server_accept(struct rpcrdma2_test_conn *conn,
 	int err;
 
 	ep->peer_pdata_found = rpcrdma2_ep_peer_pdata(event, &ep->peer_pdata);
-	err = rr2t_ep_create(ep, id, conn->nr_recv);
+	err = rr2t_ep_create(ep, id, conn);
 	if (!err)
 		err = rr2t_post_all(ep);
 	if (!err) {
@@ -722,7 +751,7 @@ int rpcrdma2_test_dial(struct rpcrdma2_test_conn *conn,
 	if (err)
 		return err;
 
-	err = rr2t_ep_create(ep, ep->id, conn->nr_recv);
+	err = rr2t_ep_create(ep, ep->id, conn);
 	if (!err)
 		err = rr2t_post_all(ep);
 	if (err)

@@ -58,7 +58,10 @@ int rpcrdma2_test_env_add_device(struct rpcrdma2_test_env *env);
 #define RPCRDMA2_TEST_BUF_SIZE	4096
 
 /* Most Receives a test endpoint keeps posted (rpcrdma2_test_conn.nr_recv). */
-#define RPCRDMA2_TEST_MAX_RECV	4
+#define RPCRDMA2_TEST_MAX_RECV	8
+
+/* Most Send buffers of a test endpoint (rpcrdma2_test_conn.nr_send). */
+#define RPCRDMA2_TEST_MAX_SEND	8
 
 /*
  * One side of an RC connection: a production endpoint (net/shared/ep.c)
@@ -84,8 +87,16 @@ struct rpcrdma2_test_ep {
 	enum rdma_cm_event_type	cm_expect;
 	int			cm_status;	/* 0, or the failing event */
 
-	struct completion	send_done;
+	struct completion	send_done;	/* once per ->send_done() */
+	/* a test's own RDMA Write or Read (rpcrdma2_test_wait_rw()) */
+	struct ib_cqe		rw_cqe;
+	struct completion	rw_done;
+	enum ib_wc_status	rw_status;
 	struct completion	recv_done;
+	/* every ->send_done(), in order: which buffer, with what status */
+	u32			nr_sends_done;
+	u32			sends_done[RPCRDMA2_TEST_MAX_SEND];
+	enum ib_wc_status	sends_status[RPCRDMA2_TEST_MAX_SEND];
 
 	struct rpcrdma2_cm_pdata peer_pdata;	/* RFC 8797, from the peer */
 	bool			peer_pdata_found;
@@ -129,6 +140,13 @@ struct rpcrdma2_test_conn {
 	 * messages in a row (the QPs take no RNR retries).
 	 */
 	u32			nr_recv;
+	/*
+	 * Send buffers of each raw end, 1 (0 means 1) up to
+	 * RPCRDMA2_TEST_MAX_SEND, and their endpoints' send_batch (0:
+	 * every Send signaled).
+	 */
+	u32			nr_send;
+	u32			send_batch;
 	struct rdma_cm_id	*listen_id;
 	struct rpcrdma2_test_ep	client;
 	struct rpcrdma2_test_ep	server;
@@ -152,6 +170,7 @@ void rpcrdma2_test_server_reset(struct rpcrdma2_test_conn *conn);
 int rpcrdma2_test_post_recv(struct rpcrdma2_test_ep *ep);
 int rpcrdma2_test_post_send(struct rpcrdma2_test_ep *ep, u32 len);
 int rpcrdma2_test_wait_send(struct rpcrdma2_test_ep *ep);
+int rpcrdma2_test_wait_rw(struct rpcrdma2_test_ep *ep);
 int rpcrdma2_test_wait_recv(struct rpcrdma2_test_ep *ep);
 
 #endif /* RPCRDMA2_TEST_ENV_H */

@@ -467,6 +467,97 @@ static void rr2t_completion_ids(struct kunit *test)
 	rpcrdma2_test_disconnect(conn);
 }
 
+/* Wait for @n more ->send_done() calls on @ep; false on a timeout. */
+static bool rr2t_sends_back(struct rpcrdma2_test_ep *ep, u32 n)
+{
+	while (n--)
+		if (!wait_for_completion_timeout(&ep->send_done, 10 * HZ))
+			return false;
+	return true;
+}
+
+static void rr2t_expect_sends_done(struct kunit *test,
+				   const struct rpcrdma2_test_ep *ep, u32 from,
+				   u32 to)
+{
+	u32 i;
+
+	for (i = from; i < to; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, ep->sends_done[i], i,
+				    "Send buffer %u came back out of order", i);
+		KUNIT_EXPECT_EQ(test, ep->sends_status[i], IB_WC_SUCCESS);
+	}
+}
+
+/*
+ * Send completions in batches (issue #12): with send_batch 4, the
+ * fourth Send is the first signaled one, and its completion gives back
+ * the three before it too, in the order posted; the next two wait.  A
+ * Send whose owner must have it back (must_signal) is signaled at
+ * once, and brings back the two before it.  One left unsignaled at the
+ * end comes back from the drain.  Each buffer comes back exactly once.
+ */
+static void rr2t_send_batch(struct kunit *test)
+{
+	struct rpcrdma2_test_conn *conn;
+	struct sockaddr_storage dst;
+	struct rpcrdma2_test_ep *c;
+	struct rpcrdma2_ep *ep;
+	enum ib_wc_status st;
+	u32 i;
+	int err;
+
+	conn = kunit_kzalloc(test, sizeof(*conn), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, conn);
+	rpcrdma2_test_conn_init(conn, rr2t_env(test));
+	conn->nr_recv = RPCRDMA2_TEST_MAX_SEND;	/* the server takes all 8 */
+	conn->nr_send = RPCRDMA2_TEST_MAX_SEND;
+	conn->send_batch = 4;
+	err = rpcrdma2_test_listen(conn, &dst) ?:
+	      rpcrdma2_test_dial(conn, (struct sockaddr *)&dst) ?:
+	      rpcrdma2_test_wait_accept(conn);
+	if (err) {
+		rpcrdma2_test_disconnect(conn);
+		KUNIT_FAIL(test, "connect: %d", err);
+		return;
+	}
+	c = &conn->client;
+	ep = &c->ep;
+	KUNIT_EXPECT_EQ(test, ep->attr.send_batch, 4U);
+
+	for (i = 0; i < 6 && !err; i++)
+		err = rpcrdma2_ep_post_send(&ep->sends[i], 64, 0);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	for (i = 0; i < 6; i++)
+		KUNIT_EXPECT_EQ_MSG(test, !!(ep->sends[i].wr.send_flags &
+					     IB_SEND_SIGNALED), i == 3,
+				    "Send %u", i);
+	KUNIT_EXPECT_TRUE(test, rr2t_sends_back(c, 4));
+	/* only a completion gives buffers back: 4 and 5 went unsignaled */
+	KUNIT_EXPECT_EQ(test, c->nr_sends_done, 4U);
+	rr2t_expect_sends_done(test, c, 0, 4);
+
+	ep->sends[6].must_signal = true;
+	KUNIT_EXPECT_EQ(test, rpcrdma2_ep_post_send(&ep->sends[6], 64, 0), 0);
+	KUNIT_EXPECT_TRUE(test, rr2t_sends_back(c, 3));
+	KUNIT_EXPECT_EQ(test, c->nr_sends_done, 7U);
+	rr2t_expect_sends_done(test, c, 4, 7);
+
+	/* the count starts again after a must_signal Send: unsignaled */
+	KUNIT_EXPECT_EQ(test, rpcrdma2_ep_post_send(&ep->sends[7], 64, 0), 0);
+	KUNIT_EXPECT_EQ(test, ep->sends[7].wr.send_flags & IB_SEND_SIGNALED, 0);
+	/* all eight arrived, each once */
+	for (i = 0; i < RPCRDMA2_TEST_MAX_SEND; i++)
+		KUNIT_EXPECT_EQ(test, rpcrdma2_test_wait_recv(&conn->server), 0);
+	KUNIT_EXPECT_EQ(test, c->nr_sends_done, 7U);
+	rpcrdma2_test_disconnect(conn);		/* drains: 7 comes back */
+	KUNIT_EXPECT_EQ(test, c->nr_sends_done, 8U);
+	KUNIT_EXPECT_EQ(test, c->sends_done[7], 7U);
+	/* done unsignaled before the drain, or flushed by it */
+	st = c->sends_status[7];
+	KUNIT_EXPECT_TRUE(test, st == IB_WC_SUCCESS || st == IB_WC_WR_FLUSH_ERR);
+}
+
 static struct kunit_case rr2t_cases[] = {
 	KUNIT_CASE_PARAM(rr2t_device_up, rr2t_link_gen_params),
 	KUNIT_CASE_PARAM(rr2t_rc_connect, rr2t_link_gen_params),
@@ -475,6 +566,7 @@ static struct kunit_case rr2t_cases[] = {
 	KUNIT_CASE_PARAM(cmp_cmpd_private_data_exchange, rr2t_link_gen_params),
 	KUNIT_CASE_PARAM(v2_frame_16_negotiation, rr2t_link_gen_params),
 	KUNIT_CASE_PARAM(rr2t_completion_ids, rr2t_link_gen_params),
+	KUNIT_CASE_PARAM(rr2t_send_batch, rr2t_link_gen_params),
 	{ }
 };
 

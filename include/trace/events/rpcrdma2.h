@@ -507,18 +507,22 @@ TRACE_EVENT(rpcrdma2_send_done,
 			     __sockaddr(peer, sizeof(struct sockaddr_in6))
 			     __field(u32, xid)
 			     __field(unsigned int, status)
-			     __field(u32, vendor_err)),
+			     __field(u32, vendor_err)
+			     __field(bool, implied)),
 	    TP_fast_assign(__entry->cq_id = sd->cid.cq_id;
 			   __entry->cid = sd->cid.id;
 			   __assign_sockaddr(peer, rpcrdma2_ep_peer(sd->ep),
 					     sizeof(struct sockaddr_in6));
 			   __entry->xid = get_unaligned_be32(sd->buf);
-			   __entry->status = wc->status;
-			   __entry->vendor_err = wc->status ? wc->vendor_err : 0;),
-	    TP_printk("cq.id=%u cid=%u peer=%pISpc xid=0x%08x status=%s (%u/0x%x)",
+			   __entry->status = wc ? wc->status : IB_WC_SUCCESS;
+			   __entry->vendor_err = wc && wc->status ?
+						 wc->vendor_err : 0;
+			   __entry->implied = !wc;),
+	    TP_printk("cq.id=%u cid=%u peer=%pISpc xid=0x%08x status=%s (%u/0x%x)%s",
 		      __entry->cq_id, __entry->cid, __get_sockaddr(peer),
 		      __entry->xid, rdma_show_wc_status(__entry->status),
-		      __entry->status, __entry->vendor_err)
+		      __entry->status, __entry->vendor_err,
+		      __entry->implied ? " unsignaled" : "")
 );
 
 TRACE_EVENT(rpcrdma2_post_recv,
