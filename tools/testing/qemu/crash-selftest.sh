@@ -24,6 +24,8 @@ clean ours none
 clean stock none
 double-fault-rxe ours retry
 double-fault-rxe stock retry
+double-fault-stock-stock stock retry
+double-fault-stock-stock ours retry
 double-fault-rpcrdma2 ours fail
 double-fault-rpcrdma2 stock retry
 stack-overflow ours fail

@@ -19,7 +19,9 @@ crash_re='Kernel panic|BUG:|Oops|general protection'
 # bad; the exception frame is corrupt.  Once on a client running the
 # stock module (8203fda, interop-ours-stock: our server its peer), once
 # on a client running rpcrdma2 (57186b5, faults-stock-ours: the stock
-# server its peer): neither side's transport is common to both.
+# server its peer): neither side's transport is common to both.  Then
+# locally with the stock module in both guests (faults-stock, the
+# client, same instruction): testdata/double-fault-stock-stock.console.
 tcg_double_fault() {
 	local c
 	c=$(tr -d '\r' < "$1")
