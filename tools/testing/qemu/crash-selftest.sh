@@ -26,6 +26,7 @@ double-fault-rxe ours retry
 double-fault-rxe stock retry
 double-fault-stock-stock stock retry
 double-fault-stock-stock ours retry
+double-fault-rxe-requester ours retry
 double-fault-rpcrdma2 ours fail
 double-fault-rpcrdma2 stock retry
 stack-overflow ours fail
