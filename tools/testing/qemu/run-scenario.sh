@@ -198,7 +198,7 @@ boot_crashed() {
 }
 
 # retry_crash: a guest crashed, and every crash may be retried
-# (crash_retryable in crash.sh)
+# (crash_verdict in crash.sh)
 retry_crash() {
 	local role mod hit=1 v
 	for role in $roles; do
