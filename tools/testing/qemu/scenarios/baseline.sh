@@ -90,20 +90,48 @@ rr2_mount_field() {
 # (RFC 8167; V2-RDIR-12 on Version 2), and is answered: the client
 # returns the delegation (DELEGRETURN) and the write finishes within
 # 5 s, well before nfsd (lease time 10 s) would revoke it.
+#
+# Whether nfsd grants the delegation is its own policy, not the
+# transport's: it grants none while the client's CLOSE of the file's
+# write open is still in progress (nfsd4_check_conflicting_opens sees
+# the writer), nor during the grace period.  So the delegation is
+# first seen held in /proc/fs/nfsd/clients/*/states, on a fresh file,
+# up to three times; the recall is checked on the one nfsd holds.
 rr2_deleg_recall() {
-	local dir=$1 exp=$2 calls rets ok=0
+	local dir=$1 exp=$2 calls rets ok=0 f try held=0
+	for try in 1 2 3; do
+		f=deleg$try
+		echo one > "$dir/data/$f" || return 1
+		sleep 1
+		exec 3< "$dir/data/$f"
+		cat <&3 > /dev/null
+		held=$(rr2_nfsd_delegs "$f")
+		[ "$held" -ge 1 ] && break
+		exec 3<&-
+		echo "try $try: nfsd granted no delegation on $f"
+		sleep 2
+	done
+	grep -h "callback" /proc/fs/nfsd/clients/*/info
+	[ "$held" -ge 1 ] || return 1
 	calls=$(rr2_mount_field "$dir" bc_calls)
 	rets=$(rr2_op_count "$dir" DELEGRETURN)
-	echo one > "$dir/data/deleg" || return 1
-	exec 3< "$dir/data/deleg"
-	cat <&3 > /dev/null
-	timeout 5 sh -c "echo two >> '$exp/data/deleg'" || ok=1
+	timeout 5 sh -c "echo two >> '$exp/data/$f'" || ok=1
 	exec 3<&-
-	echo "bc_calls $calls -> $(rr2_mount_field "$dir" bc_calls)," \
-		"DELEGRETURN $rets -> $(rr2_op_count "$dir" DELEGRETURN)"
+	echo "$f: delegations held $held, local write timed out: $ok," \
+		"bc_calls $calls -> $(rr2_mount_field "$dir" bc_calls)," \
+		"DELEGRETURN $rets -> $(rr2_op_count "$dir" DELEGRETURN)," \
+		"delegations held now $(rr2_nfsd_delegs "$f")"
 	[ "$ok" = 0 ] &&
 		[ "$(rr2_mount_field "$dir" bc_calls)" -gt "$calls" ] &&
 		[ "$(rr2_op_count "$dir" DELEGRETURN)" -gt "$rets" ]
+}
+
+# rr2_nfsd_delegs NAME: how many delegations nfsd holds on files named
+# NAME (/proc/fs/nfsd/clients/*/states, where a delegation's file shows
+# as "DIR/NAME")
+rr2_nfsd_delegs() {
+	cat /proc/fs/nfsd/clients/*/states 2>/dev/null |
+		grep -c "type: deleg.*filename: \"[^\"]*/$1\""
 }
 
 RR2_KNOBS="rdma_slot_table_entries rdma_max_inline_read rdma_max_inline_write"
