@@ -92,11 +92,13 @@ rr2_mount_field() {
 # 5 s, well before nfsd (lease time 10 s) would revoke it.
 #
 # Whether nfsd grants the delegation is its own policy, not the
-# transport's: it grants none while the client's CLOSE of the file's
-# write open is still in progress (nfsd4_check_conflicting_opens sees
-# the writer), nor during the grace period.  So the delegation is
-# first seen held in /proc/fs/nfsd/clients/*/states, on a fresh file,
-# up to three times; the recall is checked on the one nfsd holds.
+# transport's: none in the grace period, none while it counts another
+# writer of the file (nfsd4_check_conflicting_opens), none after a
+# conflict on it.  A missing recall and a delegation never granted
+# look the same from the client (bc_calls and DELEGRETURN unchanged),
+# so the delegation is first seen held in /proc/fs/nfsd/clients/*/states,
+# on a fresh file, up to three tries; the recall is checked on the one
+# nfsd holds.
 rr2_deleg_recall() {
 	local dir=$1 exp=$2 calls rets ok=0 f try held=0
 	for try in 1 2 3; do
