@@ -7,7 +7,7 @@
 # transports, and the work each NFS operation cost the RDMA device.
 # Nothing here passes or fails on a figure.
 #
-#   bench.sh [-g 1|2] [-n ROUNDS] [-r SECONDS] [TRANSPORT...]
+#   bench.sh [-g 1|2] [-n ROUNDS] [-r SECONDS] [-p WORKLOAD] [TRANSPORT...]
 #                                        (default: -n 3, tcp stock)
 #
 # -g 1 (default): client and server in one guest (scenario "bench");
@@ -20,20 +20,26 @@
 # TRANSPORT is tcp (NFS over TCP), stock (the in-kernel rpcrdma.ko) or
 # ours (rpcrdma2.ko, built first with make).  Also measured: the raw
 # soft-RDMA limit of the same rxe device (ib_write_bw, ib_send_lat).
+# -p: also profile a fio workload (e.g. randread-4k-qd1) over each
+# transport with perf (linux-perf on the host): CPU time per operation
+# and where it goes, both ends together in one guest, the client's end
+# with -g 2.
 # Under TCG every figure is far below real hardware; only the ratios
 # between transports in the same run mean anything.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 runtime=10
+profile=
 guests=1
 rounds=3
-while getopts g:n:r: o; do
+while getopts g:n:p:r: o; do
 	case $o in
 	g) guests=$OPTARG ;;
 	n) rounds=$OPTARG ;;
+	p) profile=$OPTARG ;;
 	r) runtime=$OPTARG ;;
-	*) rr2_die "usage: bench.sh [-g 1|2] [-n ROUNDS] [-r SECONDS] [tcp|stock|ours]..." ;;
+	*) rr2_die "usage: bench.sh [-g 1|2] [-n ROUNDS] [-r SECONDS] [-p WORKLOAD] [tcp|stock|ours]..." ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -42,6 +48,15 @@ mod=stock
 case " $transports " in *" ours "*) mod=ours ;; esac
 
 args=$(echo "$transports runtime=$runtime rounds=$rounds" | tr ' ' ',')
+if [ -n "$profile" ]; then
+	# the workloads the guest knows (its script only defines things)
+	jobs=$(bash -c '. "$1" && echo "$RR2_BENCH_JOBS"' _ \
+		"$(dirname "$0")/../qemu/scenarios/bench.sh" | awk '{ print $1 }')
+	echo "$jobs" | grep -qxF -- "$profile" ||
+		rr2_die "-p: one of" $jobs
+	command -v perf > /dev/null || rr2_die "-p: no perf on the host (apt-get install linux-perf)"
+	args=$args,profile=$profile
+fi
 if [ "$guests" = 2 ]; then
 	"$(dirname "$0")/../qemu/run-scenario.sh" -g 2 -s "$mod" -c "$mod" \
 		-a "$args" -t 20000 -n bench2 bench2 > /dev/null || true
@@ -132,3 +147,41 @@ END {
 		print ""
 	}
 }'
+if [ -n "$profile" ]; then
+	echo
+	echo "profile of $profile: milliseconds per operation, median of the rounds (spread)"
+	echo "(perf on both vCPUs$([ "$guests" = 2 ] && echo " of the client guest"); comp: time spent in that module, core kernel code it called included)"
+	tr -d '\r' < "$con" | awk -v order="$transports" '
+	$1 == "RR2:" && $2 == "PROF" {
+		t = $3; k = $5; v[t, k, ++c[t, k]] = $6
+		if (!(k in ks)) { ks[k] = 1; kl[++nk] = k }
+	}
+	$1 == "RR2:" && $2 == "PROFSYM" { $1 = $2 = ""; sub(/^  /, ""); sym[++ns] = $0 }
+	# a bucket missing from a round counts 0 ms in it
+	function median(t, k,    m, i, j, x, a, md) {
+		m = c[t, "wall"]
+		if (!m || !c[t, k]) return "-"
+		for (i = 1; i <= m; i++) a[i] = i <= c[t, k] ? v[t, k, i] : 0
+		for (i = 2; i <= m; i++) {
+			x = a[i]
+			for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]
+			a[j + 1] = x
+		}
+		md = m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+		return sprintf("%.3f (%d%%)", md, md ? 100 * (a[m] - a[1]) / md : 0)
+	}
+	END {
+		n = split(order, ts, " ")
+		printf "%-22s", ""
+		for (i = 1; i <= n; i++) printf " %15s", ts[i]
+		print ""
+		for (y = 1; y <= nk; y++) {
+			printf "%-22s", kl[y]
+			for (i = 1; i <= n; i++) printf " %15s", median(ts[i], kl[y])
+			print ""
+		}
+		print ""
+		print "symbols with most self time, round 1 (share of all samples)"
+		for (i = 1; i <= ns; i++) print sym[i]
+	}'
+fi

@@ -78,6 +78,23 @@ for src in "$(dirname "$0")"/guest-tools/*.c; do
 	fi
 	cp "$bin" "$run/overlay/rr2/bin/"
 done
+# perf, for a benchmark's profile=: the host's binary and the libraries
+# the guest root lacks; the libraries it has must be the same release
+case ",$args," in
+*,profile=*)
+	perf=$(command -v perf) && [ -f "$perf" ] ||
+		rr2_die "profile=: no perf on the host (apt-get install linux-perf)"
+	[ "$(cut -d. -f1 /etc/debian_version)" = \
+	  "$(cut -d. -f1 "$RR2_GUEST/rootfs/etc/debian_version")" ] ||
+		rr2_die "profile=: the host's perf needs a host of the guest's Debian release"
+	libs=$(ldd "$perf") || rr2_die "profile=: ldd $perf failed"
+	mkdir -p "$run/overlay/rr2/perf/lib"
+	cp "$perf" "$run/overlay/rr2/perf/perf"
+	for lib in $(echo "$libs" | awk '$3 ~ /^\// { print $3 }'); do
+		[ -e "$RR2_GUEST/rootfs/usr/lib/x86_64-linux-gnu/${lib##*/}" ] ||
+			cp -L "$lib" "$run/overlay/rr2/perf/lib/"
+	done ;;
+esac
 if [ "$cmod" = ours ] || [ "$smod" = ours ]; then
 	ko=$RR2_REPO/rpcrdma2.ko
 	[ -f "$ko" ] || rr2_die "rpcrdma2.ko not built (make)"

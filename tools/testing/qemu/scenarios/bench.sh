@@ -12,22 +12,41 @@
 # still report PASS/FAIL so a broken run is not mistaken for a slow one.
 # Role: single.  Extra words: runtime=SECONDS (default 10), rounds=N
 # (default 1): the transports take turns, round after round, so that a
-# slow spell of the host hits each of them alike.
+# slow spell of the host hits each of them alike; profile=WORKLOAD (one
+# of the fio workloads below): in every round, after the timed figures,
+# that workload again, sampled by perf (run-scenario puts perf in the
+# guest), printed as milliseconds per operation:
+#   RR2: PROF <transport> <workload> <what> <ms> <round>
+# what: wall, busy (not idle), or comp:<component> (rr2_profile says
+# what a component is); and in round 1 the symbols with most self time:
+#   RR2: PROFSYM <transport> <workload> <share%> <symbol>
 
 RR2_BENCH_RUNTIME=10
 RR2_BENCH_ROUND=1
 RR2_BENCH_READDIR=10000
+RR2_BENCH_PROFILE=
+
+# The timed fio workloads, in order: name, rw, block size, queue depth
+# (profile= names one of them)
+RR2_BENCH_JOBS='seqwrite-1m write 1m 4
+seqread-1m read 1m 4
+randread-4k-qd1 randread 4k 1
+randread-4k-qd16 randread 4k 16
+randwrite-4k-qd1 randwrite 4k 1
+randwrite-4k-qd16 randwrite 4k 16'
+# What every fio job here runs on: the benchmark's file on /mnt/b
+RR2_FIO_FILE=(--directory=/mnt/b --filename=fio.dat --size=256m
+	      --ioengine=libaio --direct=1)
 
 rr2_bench() { echo "RR2: BENCH $* $RR2_BENCH_ROUND"; }
 
 # rr2_fio NAME RW BS DEPTH: one fio job on /mnt/b, figure in MiB/s or IOPS
 rr2_fio() {
 	local t=$1 name=$2 rw=$3 bs=$4 qd=$5 out
-	out=$(fio --name="$name" --directory=/mnt/b --filename=fio.dat \
-		--size=256m --rw="$rw" --bs="$bs" --iodepth="$qd" \
-		--ioengine=libaio --direct=1 --time_based \
+	out=$(fio --name="$name" "${RR2_FIO_FILE[@]}" \
+		--rw="$rw" --bs="$bs" --iodepth="$qd" --time_based \
 		--runtime="$RR2_BENCH_RUNTIME" --ramp_time=1 \
-		--output-format=terse --terse-version=3 2>/dev/null) || {
+		--output-format=terse --terse-version=3 2>/dev/null < /dev/null) || {
 		rr2_fail "bench.$t.$name"
 		return
 	}
@@ -38,6 +57,14 @@ rr2_fio() {
 	randread)  rr2_bench "$t" "$name" "$(echo "$out" | awk -F';' '{ print $8 }')" IOPS ;;
 	randwrite) rr2_bench "$t" "$name" "$(echo "$out" | awk -F';' '{ print $49 }')" IOPS ;;
 	esac
+}
+
+# rr2_fio_jobs T: every timed workload of RR2_BENCH_JOBS over T
+rr2_fio_jobs() {
+	local name rw bs qd
+	while read -r name rw bs qd; do
+		rr2_fio "$1" "$name" "$rw" "$bs" "$qd"
+	done <<< "$RR2_BENCH_JOBS"
 }
 
 # rr2_meta T: create, stat and unlink rates over 500 files, and a
@@ -130,9 +157,8 @@ rr2_work() {
 		# shellcheck disable=SC2086
 		set -- $job
 		rr2_work_begin
-		fio --name="$1" --directory=/mnt/b --filename=fio.dat \
-			--size=256m --rw="$2" --bs="$3" --iodepth=1 \
-			--ioengine=libaio --direct=1 --number_ios="$4" \
+		fio --name="$1" "${RR2_FIO_FILE[@]}" \
+			--rw="$2" --bs="$3" --iodepth=1 --number_ios="$4" \
 			> /dev/null 2>&1 || rr2_fail "bench.$t.work-$1"
 		rr2_work_end "$t" "$1" "$4"
 	done
@@ -145,6 +171,114 @@ rr2_work() {
 	echo 0 > $tr/events/rdma_core/enable
 	echo 0 > $tr/tracing_on
 	echo > $tr/trace
+}
+
+# rr2_nfsops OP...: how many calls of the OPs the /mnt/b mount made
+# (reads: READ, or READ_PLUS, which NFSv4.2 uses over TCP only)
+rr2_nfsops() {
+	awk -v ops=" $* " '/ mounted on \/mnt\/b / { on = 1; next }
+		/^device / { on = 0 }
+		on && $1 ~ /:$/ && index(ops, " " substr($1, 1, length($1) - 1) " ") { n += $2 }
+		END { print n + 0 }' /proc/self/mountstats
+}
+
+# rr2_profile T: the profiled workload in its steady state: fio runs
+# time-based, and after its start perf samples every vCPU for
+# RR2_PROF_SECS (cpu-clock at 1 kHz, one millisecond a sample: TCG has
+# no PMU); the operations are the mount's READ or WRITE calls in that
+# window.  Each sample goes to:
+#   idle     a halt or idle routine at the leaf
+#   perf     perf's own work
+#   user     a user-space leaf
+#   MODULE   the module (by address, /proc/modules) of the kernel frame
+#            nearest the leaf that is in one: rdma_rxe, rpcrdma2,
+#            rpcrdma, sunrpc, nfsd, nfs...: time that module spent, the
+#            core kernel code it called included
+#   kernel   no module on the stack
+#   unknown  no call chain
+# Printed per operation: the wall time, the busy (non-idle) time and
+# each bucket's; in round 1 also the 15 symbols with most self time.
+RR2_PROF_SECS=5
+rr2_profile() {
+	local t=$1 w=$RR2_BENCH_PROFILE rw bs qd op="READ READ_PLUS" d=/rr2/perf
+	local perf="env LD_LIBRARY_PATH=$d/lib $d/perf" pid rc n0 n1 t0 t1
+	local name size addr
+	# (no process substitution: the guest has no /dev/fd)
+	read -r rw bs qd <<< "$(awk -v w="$w" '$1 == w { print $2, $3, $4 }' \
+				<<< "$RR2_BENCH_JOBS")"
+	[ -n "$qd" ] || { rr2_fail "bench.$t.profile-workload"; return; }
+	case $rw in *write) op=WRITE ;; esac
+	if ! $perf --version > /tmp/perf.err 2>&1; then
+		rr2_fail "bench.$t.profile-perf"
+		head -n 5 /tmp/perf.err
+		return
+	fi
+	echo 0 > /proc/sys/kernel/kptr_restrict
+	echo -1 > /proc/sys/kernel/perf_event_paranoid
+	fio --name="$w" "${RR2_FIO_FILE[@]}" \
+		--rw="$rw" --bs="$bs" --iodepth="$qd" --time_based \
+		--runtime=$(( RR2_PROF_SECS + 8 )) > /dev/null 2>&1 &
+	pid=$!
+	sleep 3		# past fio's start-up
+	# shellcheck disable=SC2086
+	n0=$(rr2_nfsops $op) t0=$(date +%s%N)
+	$perf record -q -a -g -e cpu-clock -F 1000 -o /tmp/perf.data -- \
+		sleep "$RR2_PROF_SECS" > /tmp/perf.err 2>&1
+	# shellcheck disable=SC2086
+	n1=$(rr2_nfsops $op) t1=$(date +%s%N)
+	wait "$pid"
+	rc=$?
+	if [ "$rc" != 0 ] || [ ! -s /tmp/perf.data ] ||
+	   [ $(( n1 - n0 )) -le 0 ]; then
+		rr2_fail "bench.$t.profile"
+		echo "fio exit $rc, $(stat -c %s /tmp/perf.data 2> /dev/null) octets of samples, $op $n0 -> $n1"
+		head -n 5 /tmp/perf.err
+		return
+	fi
+	while read -r name size _ _ _ addr _; do
+		printf '%016x %016x %s\n' $(( addr )) $(( addr + size )) "$name"
+	done < /proc/modules > /tmp/modranges
+	$perf script -i /tmp/perf.data -F comm,ip,sym 2> /dev/null |
+	awk -v t="$t" -v w="$w" -v ops=$(( n1 - n0 )) \
+	    -v ms=$(( (t1 - t0) / 1000000 )) -v r="$RR2_BENCH_ROUND" '
+	FILENAME != "-" { lo[++nm] = $1; hi[nm] = $2; mn[nm] = $3; next }
+	function module(a,    i) {
+		for (i = 1; i <= nm; i++) if (a >= lo[i] && a < hi[i]) return mn[i]
+		return ""
+	}
+	function kern(a) { return length(a) == 16 && a ~ /^ffff/ }
+	function flush(    c, i, m) {
+		if (!pending) return
+		if (!nf) c = "unknown"
+		else if (comm == "perf") c = "perf"
+		else if (!kern(ip[1])) c = "user"
+		else if (sy[1] ~ /^(pv_native_safe_halt|native_safe_halt|acpi_safe_halt|default_idle|default_idle_call|do_idle|arch_cpu_idle|cpu_idle_poll|poll_idle|amd_e400_idle|cpuidle_.*|intel_idle.*|acpi_idle.*|mwait_idle.*)$/) c = "idle"
+		else {
+			c = "kernel"
+			# kernel frames only: a chain goes on into user space
+			for (i = 1; i <= nf && kern(ip[i]); i++)
+				if ((m = module(ip[i])) != "") { c = m; break }
+		}
+		if (!(c in n)) cl[++nc] = c
+		n[c]++; all++; nf = 0; pending = 0
+	}
+	/^\t/ { ip[++nf] = $1; sy[nf] = $2; next }
+	NF { flush(); pending = 1; comm = $1 }
+	END {
+		flush()
+		if (!all) exit 1
+		p = "RR2: PROF " t " " w
+		printf "%s wall %.3f %d\n", p, ms / ops, r
+		printf "%s busy %.3f %d\n", p, (all - n["idle"]) / ops, r
+		for (i = 1; i <= nc; i++) if (cl[i] != "idle")
+			printf "%s comp:%s %.3f %d\n", p, cl[i], n[cl[i]] / ops, r
+	}' /tmp/modranges - || rr2_fail "bench.$t.profile-report"
+	[ "$RR2_BENCH_ROUND" = 1 ] &&
+	$perf report -i /tmp/perf.data --stdio -q --no-children -g none \
+		--sort sym 2> /dev/null | awk -v t="$t" -v w="$w" '
+	$1 ~ /%$/ && $2 ~ /^\[[k.]\]$/ && k < 15 {
+		$2 = ""; k++; print "RR2: PROFSYM " t " " w " " $0 }'
+	rm -f /tmp/perf.data /tmp/modranges /tmp/perf.err
 }
 
 rr2_perftest() {
@@ -181,14 +315,10 @@ rr2_bench_transport() {
 	rr2_check "bench.$t.mount" mount -t nfs -o "$opts" "$RR2_SERVER_IP:/export" /mnt/b || return
 	[ "$RR2_BENCH_ROUND" != 1 ] ||
 		rr2_info "bench $t: $(grep -A1 'mounted on /mnt/b' /proc/self/mountstats | tail -n1)"
-	rr2_fio "$t" seqwrite-1m write 1m 4
-	rr2_fio "$t" seqread-1m read 1m 4
-	rr2_fio "$t" randread-4k-qd1 randread 4k 1
-	rr2_fio "$t" randread-4k-qd16 randread 4k 16
-	rr2_fio "$t" randwrite-4k-qd1 randwrite 4k 1
-	rr2_fio "$t" randwrite-4k-qd16 randwrite 4k 16
+	rr2_fio_jobs "$t"
 	rr2_meta "$t"
 	[ "$RR2_BENCH_ROUND" != 1 ] || [ "$t" = tcp ] || rr2_work "$t"
+	[ -z "$RR2_BENCH_PROFILE" ] || rr2_profile "$t"
 	rm -f /mnt/b/fio.dat
 	rr2_check "bench.$t.umount" umount /mnt/b
 	case $t in
@@ -207,6 +337,7 @@ rr2_main() {
 		case $w in
 		runtime=*) RR2_BENCH_RUNTIME=${w#*=} ;;
 		rounds=*) rounds=${w#*=} ;;
+		profile=*) RR2_BENCH_PROFILE=${w#*=} ;;
 		*) transports="$transports $w" ;;
 		esac
 	done

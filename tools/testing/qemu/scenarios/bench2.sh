@@ -15,7 +15,9 @@
 # the client asks for transport T (.bench-want-T), the server loads it
 # and listens (.bench-ready-T), the client measures and says so
 # (.bench-done-T), the server unloads it; T carries the round number.
-# Extra words: runtime=SECONDS (default 10), rounds=N (default 1).
+# Extra words: runtime=SECONDS (default 10), rounds=N (default 1),
+# profile=WORKLOAD (bench.sh's rr2_profile, on the client: its end
+# only).
 
 # shellcheck disable=SC1091
 . /rr2/scenarios/bench.sh
@@ -62,14 +64,10 @@ rr2_client_transport() {
 			"$RR2_SERVER_IP:/export/bench" /mnt/b; then
 		[ "$RR2_BENCH_ROUND" != 1 ] ||
 			rr2_info "bench $t: $(grep -A1 'mounted on /mnt/b' /proc/self/mountstats | tail -n1)"
-		rr2_fio "$t" seqwrite-1m write 1m 4
-		rr2_fio "$t" seqread-1m read 1m 4
-		rr2_fio "$t" randread-4k-qd1 randread 4k 1
-		rr2_fio "$t" randread-4k-qd16 randread 4k 16
-		rr2_fio "$t" randwrite-4k-qd1 randwrite 4k 1
-		rr2_fio "$t" randwrite-4k-qd16 randwrite 4k 16
+		rr2_fio_jobs "$t"
 		rr2_meta "$t"
 		[ "$RR2_BENCH_ROUND" != 1 ] || [ "$t" = tcp ] || rr2_work "$t"
+		[ -z "$RR2_BENCH_PROFILE" ] || rr2_profile "$t"
 		rm -f /mnt/b/fio.dat
 		rr2_check "bench.$t.umount" umount /mnt/b
 	fi
@@ -86,6 +84,7 @@ rr2_main() {
 		case $w in
 		runtime=*) RR2_BENCH_RUNTIME=${w#*=} ;;
 		rounds=*) rounds=${w#*=} ;;
+		profile=*) RR2_BENCH_PROFILE=${w#*=} ;;
 		*) transports="$transports $w" ;;
 		esac
 	done
