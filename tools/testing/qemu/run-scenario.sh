@@ -264,6 +264,10 @@ for role in $roles; do
 	con=$run/$role.console
 	tr -d '\r' < "$con" | sed -n 's/^RR2: \(PASS\|FAIL\) \(.*\)$/\1 e2e.'"$name.$role"'.\2/p'
 	tr -d '\r' < "$con" | sed -n 's/^RR2: INFO /INFO '"$role"': /p' >&2
+	# what a failed check printed (rr2_check: its last lines, indented)
+	tr -d '\r' < "$con" | awk -v role="$role" '
+		/^RR2: / { f = ($2 == "FAIL") ? $3 : ""; next }
+		f != "" && /^    ./ { print "INFO " role ": " f ":" substr($0, 4) }' >&2
 	if grep -q '^RR2: FAIL' "$con"; then
 		failed=1
 	fi
