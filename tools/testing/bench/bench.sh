@@ -22,8 +22,8 @@
 # soft-RDMA limit of the same rxe device (ib_write_bw, ib_send_lat).
 # -p: also profile a fio workload (e.g. randread-4k-qd1) over each
 # transport with perf (linux-perf on the host): CPU time per operation
-# and where it goes, both ends together in one guest, the client's end
-# with -g 2.
+# and where it goes, both ends together in one guest, each end in its
+# own table with -g 2.
 # Under TCG every figure is far below real hardware; only the ratios
 # between transports in the same run mean anything.
 set -euo pipefail
@@ -67,7 +67,7 @@ else
 		-t 20000 -n bench bench > /dev/null || true
 	con=$RR2_OUT/bench/single.console
 fi
-tr -d '\r' < "$con" | grep -E '^RR2: (FAIL|INFO)' >&2 || true
+tr -d '\r' < "$con" | grep -E '^RR2: FAIL' >&2 || true
 
 tr -d '\r' < "$con" | awk -v order="$transports" '
 function median(t, n,    m, i, j, x, a) {
@@ -147,11 +147,9 @@ END {
 		print ""
 	}
 }'
-if [ -n "$profile" ]; then
-	echo
-	echo "profile of $profile: milliseconds per operation, median of the rounds (spread)"
-	echo "(perf on both vCPUs$([ "$guests" = 2 ] && echo " of the client guest"); comp: time spent in that module, core kernel code it called included)"
-	tr -d '\r' < "$con" | awk -v order="$transports" '
+# rr2_prof_table CONSOLE: the profile a guest printed, as a table
+rr2_prof_table() {
+	tr -d '\r' < "$1" | awk -v order="$transports" '
 	$1 == "RR2:" && $2 == "PROF" {
 		t = $3; k = $5; v[t, k, ++c[t, k]] = $6
 		if (!(k in ks)) { ks[k] = 1; kl[++nk] = k }
@@ -184,4 +182,21 @@ if [ -n "$profile" ]; then
 		print "symbols with most self time, round 1 (share of all samples)"
 		for (i = 1; i <= ns; i++) print sym[i]
 	}'
+}
+
+if [ -n "$profile" ]; then
+	echo
+	echo "profile of $profile: milliseconds per operation, median of the rounds (spread)"
+	echo "(comp: time spent in that module, core kernel code it called included)"
+	if [ "$guests" = 2 ]; then
+		echo
+		echo "client guest (both vCPUs; operations it made)"
+		rr2_prof_table "$con"
+		echo
+		echo "server guest (both vCPUs; operations nfsd served)"
+		rr2_prof_table "$RR2_OUT/bench2/server.console"
+	else
+		echo "(perf on both vCPUs of the guest, client and server together)"
+		rr2_prof_table "$con"
+	fi
 fi

@@ -182,11 +182,11 @@ rr2_nfsops() {
 		END { print n + 0 }' /proc/self/mountstats
 }
 
-# rr2_profile T: the profiled workload in its steady state: fio runs
-# time-based, and after its start perf samples every vCPU for
-# RR2_PROF_SECS (cpu-clock at 1 kHz, one millisecond a sample: TCG has
-# no PMU); the operations are the mount's READ or WRITE calls in that
-# window.  Each sample goes to:
+# The profile of RR2_BENCH_PROFILE, a workload of RR2_BENCH_JOBS: fio
+# runs it time-based, and in its steady state perf samples every vCPU
+# for RR2_PROF_SECS (cpu-clock at 1 kHz, one millisecond a sample: TCG
+# has no PMU); the operations are the READ or WRITE calls made (client)
+# or served (server) in that window.  Each sample goes to:
 #   idle     a halt or idle routine at the leaf
 #   perf     perf's own work
 #   user     a user-space leaf
@@ -199,48 +199,42 @@ rr2_nfsops() {
 # Printed per operation: the wall time, the busy (non-idle) time and
 # each bucket's; in round 1 also the 15 symbols with most self time.
 RR2_PROF_SECS=5
-rr2_profile() {
-	local t=$1 w=$RR2_BENCH_PROFILE rw bs qd op="READ READ_PLUS" d=/rr2/perf
-	local perf="env LD_LIBRARY_PATH=$d/lib $d/perf" pid rc n0 n1 t0 t1
-	local name size addr
-	# (no process substitution: the guest has no /dev/fd)
-	read -r rw bs qd <<< "$(awk -v w="$w" '$1 == w { print $2, $3, $4 }' \
-				<<< "$RR2_BENCH_JOBS")"
-	[ -n "$qd" ] || { rr2_fail "bench.$t.profile-workload"; return; }
-	case $rw in *write) op=WRITE ;; esac
-	if ! $perf --version > /tmp/perf.err 2>&1; then
-		rr2_fail "bench.$t.profile-perf"
+RR2_PERF_CMD="env LD_LIBRARY_PATH=/rr2/perf/lib /rr2/perf/perf"
+
+# rr2_prof_job: "rw bs qd" of the profiled workload, nothing if unknown
+# (no process substitution: the guest has no /dev/fd)
+rr2_prof_job() {
+	awk -v w="$RR2_BENCH_PROFILE" '$1 == w { print $2, $3, $4 }' \
+		<<< "$RR2_BENCH_JOBS"
+}
+
+# rr2_prof_ready T: perf runs here and may sample the kernel
+rr2_prof_ready() {
+	if ! $RR2_PERF_CMD --version > /tmp/perf.err 2>&1; then
+		rr2_fail "bench.$1.profile-perf"
 		head -n 5 /tmp/perf.err
-		return
+		return 1
 	fi
 	echo 0 > /proc/sys/kernel/kptr_restrict
 	echo -1 > /proc/sys/kernel/perf_event_paranoid
-	fio --name="$w" "${RR2_FIO_FILE[@]}" \
-		--rw="$rw" --bs="$bs" --iodepth="$qd" --time_based \
-		--runtime=$(( RR2_PROF_SECS + 8 )) > /dev/null 2>&1 &
-	pid=$!
-	sleep 3		# past fio's start-up
-	# shellcheck disable=SC2086
-	n0=$(rr2_nfsops $op) t0=$(date +%s%N)
-	$perf record -q -a -g -e cpu-clock -F 1000 -o /tmp/perf.data -- \
+}
+
+# rr2_prof_record: RR2_PROF_SECS of samples into /tmp/perf.data
+rr2_prof_record() {
+	$RR2_PERF_CMD record -q -a -g -e cpu-clock -F 1000 -o /tmp/perf.data -- \
 		sleep "$RR2_PROF_SECS" > /tmp/perf.err 2>&1
-	# shellcheck disable=SC2086
-	n1=$(rr2_nfsops $op) t1=$(date +%s%N)
-	wait "$pid"
-	rc=$?
-	if [ "$rc" != 0 ] || [ ! -s /tmp/perf.data ] ||
-	   [ $(( n1 - n0 )) -le 0 ]; then
-		rr2_fail "bench.$t.profile"
-		echo "fio exit $rc, $(stat -c %s /tmp/perf.data 2> /dev/null) octets of samples, $op $n0 -> $n1"
-		head -n 5 /tmp/perf.err
-		return
-	fi
+}
+
+# rr2_prof_report T W OPS MS: the samples of /tmp/perf.data, taken over
+# MS milliseconds in which OPS operations were made, per operation
+rr2_prof_report() {
+	local t=$1 w=$2 name size addr
 	while read -r name size _ _ _ addr _; do
 		printf '%016x %016x %s\n' $(( addr )) $(( addr + size )) "$name"
 	done < /proc/modules > /tmp/modranges
-	$perf script -i /tmp/perf.data -F comm,ip,sym 2> /dev/null |
-	awk -v t="$t" -v w="$w" -v ops=$(( n1 - n0 )) \
-	    -v ms=$(( (t1 - t0) / 1000000 )) -v r="$RR2_BENCH_ROUND" '
+	$RR2_PERF_CMD script -i /tmp/perf.data -F comm,ip,sym 2> /dev/null |
+	awk -v t="$t" -v w="$w" -v ops="$3" \
+	    -v ms="$4" -v r="$RR2_BENCH_ROUND" '
 	FILENAME != "-" { lo[++nm] = $1; hi[nm] = $2; mn[nm] = $3; next }
 	function module(a,    i) {
 		for (i = 1; i <= nm; i++) if (a >= lo[i] && a < hi[i]) return mn[i]
@@ -274,11 +268,43 @@ rr2_profile() {
 			printf "%s comp:%s %.3f %d\n", p, cl[i], n[cl[i]] / ops, r
 	}' /tmp/modranges - || rr2_fail "bench.$t.profile-report"
 	[ "$RR2_BENCH_ROUND" = 1 ] &&
-	$perf report -i /tmp/perf.data --stdio -q --no-children -g none \
+	$RR2_PERF_CMD report -i /tmp/perf.data --stdio -q --no-children -g none \
 		--sort sym 2> /dev/null | awk -v t="$t" -v w="$w" '
 	$1 ~ /%$/ && $2 ~ /^\[[k.]\]$/ && k < 15 {
 		$2 = ""; k++; print "RR2: PROFSYM " t " " w " " $0 }'
 	rm -f /tmp/perf.data /tmp/modranges /tmp/perf.err
+}
+
+# rr2_profile T [START]: the client's end.  START, if given, is a file
+# touched as sampling begins (bench2: the server samples too).
+rr2_profile() {
+	local t=$1 w=$RR2_BENCH_PROFILE rw bs qd op="READ READ_PLUS"
+	local pid rc n0 n1 t0 t1
+	read -r rw bs qd <<< "$(rr2_prof_job)"
+	[ -n "$qd" ] || { rr2_fail "bench.$t.profile-workload"; return; }
+	case $rw in *write) op=WRITE ;; esac
+	rr2_prof_ready "$t" || return
+	fio --name="$w" "${RR2_FIO_FILE[@]}" \
+		--rw="$rw" --bs="$bs" --iodepth="$qd" --time_based \
+		--runtime=$(( RR2_PROF_SECS + 8 )) > /dev/null 2>&1 &
+	pid=$!
+	sleep 3		# past fio's start-up
+	[ -z "${2:-}" ] || touch "$2"
+	# shellcheck disable=SC2086
+	n0=$(rr2_nfsops $op) t0=$(date +%s%N)
+	rr2_prof_record
+	# shellcheck disable=SC2086
+	n1=$(rr2_nfsops $op) t1=$(date +%s%N)
+	wait "$pid"
+	rc=$?
+	if [ "$rc" != 0 ] || [ ! -s /tmp/perf.data ] ||
+	   [ $(( n1 - n0 )) -le 0 ]; then
+		rr2_fail "bench.$t.profile"
+		echo "fio exit $rc, $(stat -c %s /tmp/perf.data 2> /dev/null) octets of samples, $op $n0 -> $n1"
+		head -n 5 /tmp/perf.err
+		return
+	fi
+	rr2_prof_report "$t" "$w" $(( n1 - n0 )) $(( (t1 - t0) / 1000000 ))
 }
 
 rr2_perftest() {

@@ -16,13 +16,52 @@
 # and listens (.bench-ready-T), the client measures and says so
 # (.bench-done-T), the server unloads it; T carries the round number.
 # Extra words: runtime=SECONDS (default 10), rounds=N (default 1),
-# profile=WORKLOAD (bench.sh's rr2_profile, on the client: its end
-# only).
+# profile=WORKLOAD (bench.sh's rr2_profile at each end: the client
+# touches .bench-prof-T as it starts sampling, and the server samples
+# its own vCPUs from then on; each prints its own RR2: PROF lines).
 
 # shellcheck disable=SC1091
 . /rr2/scenarios/bench.sh
 
 RR2_CTL=/mnt/ctl
+
+# rr2_server_profile T START DONE: the server's end of the client's
+# profile, from the moment the client touches START (looked for every
+# 0.1 s; DONE: the client gave up first).  The operations are those
+# nfsd served meanwhile (/proc/net/rpc/nfsd "proc4ops": the count of
+# NFSv4 operation N is field N + 3; READ 25, WRITE 38, READ_PLUS 68).
+rr2_server_profile() {
+	local t=$1 w=$RR2_BENCH_PROFILE rw qd ops='25 68' n0 n1 t0 t1
+	read -r rw _ qd <<< "$(rr2_prof_job)"
+	[ -n "$qd" ] || { rr2_fail "bench.$t.server-profile-workload"; return; }
+	case $rw in *write) ops=38 ;; esac
+	rr2_prof_ready "$t" || return
+	for _ in $(seq 6000); do
+		[ -e "$2" ] && break
+		[ -e "$3" ] && return
+		sleep 0.1
+	done
+	# shellcheck disable=SC2086
+	n0=$(rr2_nfsd_ops $ops) t0=$(date +%s%N)
+	rr2_prof_record
+	# shellcheck disable=SC2086
+	n1=$(rr2_nfsd_ops $ops) t1=$(date +%s%N)
+	if [ ! -s /tmp/perf.data ] || [ $(( n1 - n0 )) -le 0 ]; then
+		rr2_fail "bench.$t.server-profile"
+		echo "$(stat -c %s /tmp/perf.data 2> /dev/null) octets of samples, ops $ops: $n0 -> $n1"
+		head -n 5 /tmp/perf.err
+		return
+	fi
+	rr2_prof_report "$t" "$w" $(( n1 - n0 )) $(( (t1 - t0) / 1000000 ))
+}
+
+# rr2_nfsd_ops N...: how many NFSv4 operations N... nfsd has served
+rr2_nfsd_ops() {
+	awk -v ops="$*" '$1 == "proc4ops" {
+		k = split(ops, o, " ")
+		for (i = 1; i <= k; i++) n += $(o[i] + 3)
+	} END { print n + 0 }' /proc/net/rpc/nfsd
+}
 
 rr2_server_transport() {
 	local t=$1 f=$1.$RR2_BENCH_ROUND
@@ -37,6 +76,8 @@ rr2_server_transport() {
 		;;
 	esac
 	touch "/export/.bench-ready-$f"
+	[ -z "$RR2_BENCH_PROFILE" ] ||
+		rr2_server_profile "$t" "/export/.bench-prof-$f" "/export/.bench-done-$f"
 	rr2_check "bench.$t.client-done" rr2_wait_file "/export/.bench-done-$f"
 	case $t in
 	stock|ours)
@@ -67,7 +108,7 @@ rr2_client_transport() {
 		rr2_fio_jobs "$t"
 		rr2_meta "$t"
 		[ "$RR2_BENCH_ROUND" != 1 ] || [ "$t" = tcp ] || rr2_work "$t"
-		[ -z "$RR2_BENCH_PROFILE" ] || rr2_profile "$t"
+		[ -z "$RR2_BENCH_PROFILE" ] || rr2_profile "$t" "$RR2_CTL/.bench-prof-$f"
 		rm -f /mnt/b/fio.dat
 		rr2_check "bench.$t.umount" umount /mnt/b
 	fi
