@@ -219,10 +219,29 @@ rr2_prof_ready() {
 	echo -1 > /proc/sys/kernel/perf_event_paranoid
 }
 
-# rr2_prof_record: RR2_PROF_SECS of samples into /tmp/perf.data
-rr2_prof_record() {
+# rr2_prof_sample COUNT...: RR2_PROF_SECS of samples into
+# /tmp/perf.data.  Sets RR2_PROF_OPS, how far COUNT (a command that
+# prints a running total of operations) moved meanwhile, and
+# RR2_PROF_MS, over how many milliseconds.
+rr2_prof_sample() {
+	local n0 t0
+	n0=$("$@") t0=$(date +%s%N)
 	$RR2_PERF_CMD record -q -a -g -e cpu-clock -F 1000 -o /tmp/perf.data -- \
 		sleep "$RR2_PROF_SECS" > /tmp/perf.err 2>&1
+	RR2_PROF_OPS=$(( $("$@") - n0 ))
+	RR2_PROF_MS=$(( ($(date +%s%N) - t0) / 1000000 ))
+}
+
+# rr2_prof_finish T: rr2_prof_report of the samples just taken, or a
+# failed check bench.T.profile saying why there is nothing to report
+rr2_prof_finish() {
+	if [ ! -s /tmp/perf.data ] || [ "$RR2_PROF_OPS" -le 0 ]; then
+		rr2_fail "bench.$1.profile"
+		echo "$(stat -c %s /tmp/perf.data 2> /dev/null) octets of samples, $RR2_PROF_OPS operations"
+		head -n 5 /tmp/perf.err
+		return
+	fi
+	rr2_prof_report "$1" "$RR2_BENCH_PROFILE" "$RR2_PROF_OPS" "$RR2_PROF_MS"
 }
 
 # rr2_prof_report T W OPS MS: the samples of /tmp/perf.data, taken over
@@ -278,8 +297,7 @@ rr2_prof_report() {
 # rr2_profile T [START]: the client's end.  START, if given, is a file
 # touched as sampling begins (bench2: the server samples too).
 rr2_profile() {
-	local t=$1 w=$RR2_BENCH_PROFILE rw bs qd op="READ READ_PLUS"
-	local pid rc n0 n1 t0 t1
+	local t=$1 w=$RR2_BENCH_PROFILE rw bs qd op="READ READ_PLUS" pid rc
 	read -r rw bs qd <<< "$(rr2_prof_job)"
 	[ -n "$qd" ] || { rr2_fail "bench.$t.profile-workload"; return; }
 	case $rw in *write) op=WRITE ;; esac
@@ -291,20 +309,15 @@ rr2_profile() {
 	sleep 3		# past fio's start-up
 	[ -z "${2:-}" ] || touch "$2"
 	# shellcheck disable=SC2086
-	n0=$(rr2_nfsops $op) t0=$(date +%s%N)
-	rr2_prof_record
-	# shellcheck disable=SC2086
-	n1=$(rr2_nfsops $op) t1=$(date +%s%N)
+	rr2_prof_sample rr2_nfsops $op
 	wait "$pid"
 	rc=$?
-	if [ "$rc" != 0 ] || [ ! -s /tmp/perf.data ] ||
-	   [ $(( n1 - n0 )) -le 0 ]; then
+	if [ "$rc" != 0 ]; then
 		rr2_fail "bench.$t.profile"
-		echo "fio exit $rc, $(stat -c %s /tmp/perf.data 2> /dev/null) octets of samples, $op $n0 -> $n1"
-		head -n 5 /tmp/perf.err
+		echo "fio exit $rc"
 		return
 	fi
-	rr2_prof_report "$t" "$w" $(( n1 - n0 )) $(( (t1 - t0) / 1000000 ))
+	rr2_prof_finish "$t"
 }
 
 rr2_perftest() {

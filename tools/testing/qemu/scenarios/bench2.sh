@@ -31,9 +31,9 @@ RR2_CTL=/mnt/ctl
 # nfsd served meanwhile (/proc/net/rpc/nfsd "proc4ops": the count of
 # NFSv4 operation N is field N + 3; READ 25, WRITE 38, READ_PLUS 68).
 rr2_server_profile() {
-	local t=$1 w=$RR2_BENCH_PROFILE rw qd ops='25 68' n0 n1 t0 t1
+	local t=$1 rw qd ops='25 68'
 	read -r rw _ qd <<< "$(rr2_prof_job)"
-	[ -n "$qd" ] || { rr2_fail "bench.$t.server-profile-workload"; return; }
+	[ -n "$qd" ] || { rr2_fail "bench.$t.profile-workload"; return; }
 	case $rw in *write) ops=38 ;; esac
 	rr2_prof_ready "$t" || return
 	for _ in $(seq 6000); do
@@ -42,17 +42,8 @@ rr2_server_profile() {
 		sleep 0.1
 	done
 	# shellcheck disable=SC2086
-	n0=$(rr2_nfsd_ops $ops) t0=$(date +%s%N)
-	rr2_prof_record
-	# shellcheck disable=SC2086
-	n1=$(rr2_nfsd_ops $ops) t1=$(date +%s%N)
-	if [ ! -s /tmp/perf.data ] || [ $(( n1 - n0 )) -le 0 ]; then
-		rr2_fail "bench.$t.server-profile"
-		echo "$(stat -c %s /tmp/perf.data 2> /dev/null) octets of samples, ops $ops: $n0 -> $n1"
-		head -n 5 /tmp/perf.err
-		return
-	fi
-	rr2_prof_report "$t" "$w" $(( n1 - n0 )) $(( (t1 - t0) / 1000000 ))
+	rr2_prof_sample rr2_nfsd_ops $ops
+	rr2_prof_finish "$t"
 }
 
 # rr2_nfsd_ops N...: how many NFSv4 operations N... nfsd has served
