@@ -22,11 +22,15 @@
 #        memory.max: with a hard limit the cgroup's OOM killer fires
 #        whenever 16 reclaim passes find every page still under
 #        writeback, i.e. whenever the swap file is slower than the
-#        writer, which is a matter of timing, not of the transport.  "swap.swapon" passes only if
-#        swapon succeeds; its outcome is also an INFO line.
+#        writer, which is a matter of timing, not of the transport.
+#        The swap mount's WRITEs must also have sent at least 16 MiB
+#        with no error (a failed swap write redirties its page, which
+#        then stays in memory and reads back intact).  "swap.swapon"
+#        passes only if swapon succeeds; its outcome is also an INFO
+#        line.
 #  Each phase ends with a check that the kernel log has no BUG, Oops,
-#  general protection fault or WARNING (the console shows only errors;
-#  a WARN_ON is only in dmesg).
+#  general protection fault, WARNING or swap I/O error (the console
+#  shows only errors; a WARN_ON is only in dmesg).
 #
 # rr2.args words: phases=acl:swap (default both, in that order; a crash
 # in one hides the other), pressure=0 (swapon and swapoff without the
@@ -65,7 +69,7 @@ rr2_getfacl() {
 }
 
 rr2_dmesg_clean() {
-	! dmesg | grep -E 'BUG:|Oops|general protection|WARNING:|Kernel panic|INFO: task .* blocked'
+	! dmesg | grep -E 'BUG:|Oops|general protection|WARNING:|Kernel panic|INFO: task .* blocked|Write-error on swap|Write error .* on dio swapfile|Read-error on swap'
 }
 
 # Server: the fixture, and the server's own view of it for the client.
@@ -112,11 +116,13 @@ rr2_acl_client() {
 
 # Page out: a process in a memory cgroup held to RR2_CGROUP_HIGH fills
 # a tmpfs with random data, so its pages must go to swap, and reads it
-# back.  Prints how much swap the cgroup used at the peak.  Whatever
+# back intact.  The swap mount's WRITE calls must have sent at least
+# 16 MiB with no error: a swap write that fails only redirties its
+# page, which then stays in memory and reads back intact.  Whatever
 # happened, the cgroup's processes are gone before the tmpfs is
 # unmounted, so that a failure here does not keep the swap file busy.
 rr2_swap_pressure() {
-	local cg=/sys/fs/cgroup/rr2-swap t=/run/rr2-pressure before
+	local cg=/sys/fs/cgroup/rr2-swap t=/run/rr2-pressure before delta rc
 	before=$(rr2_swap_ops | tr '\n' ';')
 	mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup || return 1
 	echo +memory > /sys/fs/cgroup/cgroup.subtree_control || return 1
@@ -131,47 +137,64 @@ rr2_swap_pressure() {
 		[ "$(cat "$1/memory.swap.current")" -gt $((16 << 20)) ] &&
 		sha256sum < "$3/data" | cmp - "$3/sum"' \
 		sh "$cg" $((RR2_PRESSURE_MIB << 20)) "$t"
-	local rc=$?
-	rr2_swap_stats "$cg" "$before" > /tmp/rr2-swap-stats
+	rc=$?
+	delta=$(rr2_swap_delta "$before")
+	rr2_swap_stats "$cg" "$delta" > /tmp/rr2-swap-stats
+	if ! awk '$1 == "WRITE:" && $5 >= 16 * 1048576 && $6 == 0 { ok = 1 }
+		END { exit !ok }' <<< "$delta"; then
+		echo "swap WRITEs (calls, rtt ms, exe ms, octets, errors):" \
+			"$(grep WRITE: <<< "$delta")"
+		rc=1
+	fi
 	echo 1 > "$cg/cgroup.kill"
 	for _ in $(seq 50); do
 		grep -q '^populated 0' "$cg/cgroup.events" && break
 		sleep 0.1
 	done
-	umount "$t"
-	rmdir "$cg"
+	umount "$t" || rc=1
+	rmdir "$cg" || rc=1
 	return $rc
 }
 
-# The swap mount's WRITE and READ calls so far: "OP calls rtt exe"
-# (mountstats counts, milliseconds summed), one line each.
+# The swap mount's WRITE and READ calls so far, one line each:
+# "OP: calls rtt exe sent errors" (from mountstats: milliseconds
+# summed, octets sent, calls that ended in an error).
 rr2_swap_ops() {
 	awk -v d=/mnt/v4.2 '$1 == "device" { m = ($5 == d) }
-		m && ($1 == "WRITE:" || $1 == "READ:") { print $1, $2, $8, $9 }' \
-		/proc/self/mountstats
+		m && ($1 == "WRITE:" || $1 == "READ:") {
+			print $1, $2, $8, $9, $5, $10
+		}' /proc/self/mountstats
 }
 
-# How the page-out went, against rr2_swap_ops output taken before it
-# (its lines joined with ";"):
-# the cgroup's memory events, and the swap I/O's calls with their mean
-# round trip and execution times.
+# rr2_swap_delta BEFORE: rr2_swap_ops now, less BEFORE (rr2_swap_ops
+# output taken earlier, its lines joined with ";")
+rr2_swap_delta() {
+	rr2_swap_ops | awk -v before="$1" '
+		BEGIN {
+			n = split(before, b, ";")
+			for (i = 1; i <= n; i++) {
+				k = split(b[i], f, " ")
+				for (j = 2; j <= k; j++) v[f[1], j] = f[j]
+			}
+		}
+		{
+			printf "%s", $1
+			for (j = 2; j <= NF; j++) printf " %.0f", $j - v[$1, j]
+			print ""
+		}'
+}
+
+# rr2_swap_stats CGROUP DELTA: how the page-out went: the cgroup's
+# memory peaks and events, and the swap I/O of DELTA (rr2_swap_delta):
+# calls, mean round trip and execution times, MiB sent, errors.
 rr2_swap_stats() {
 	echo "cgroup peaks: memory $(cat "$1/memory.peak")," \
 		"swap $(cat "$1/memory.swap.peak") octets;" \
 		"events: $(tr '\n' ' ' < "$1/memory.events")"
-	echo "calls: $(rr2_swap_ops | awk -v before="$2" '
-		BEGIN {
-			n = split(before, b, ";")
-			for (i = 1; i <= n; i++) {
-				split(b[i], f, " ")
-				c[f[1]] = f[2]; r[f[1]] = f[3]; e[f[1]] = f[4]
-			}
-		}
-		$2 > c[$1] {
-			k = $2 - c[$1]
-			printf "%s %d, rtt %.1f ms, exe %.1f ms; ", $1, k,
-				($3 - r[$1]) / k, ($4 - e[$1]) / k
-		}')"
+	echo "calls: $(awk '$2 > 0 {
+		printf "%s %d, rtt %.1f ms, exe %.1f ms, %.1f MiB sent, %d errors; ",
+			$1, $2, $3 / $2, $4 / $2, $5 / 1048576, $6
+	}' <<< "$2")"
 }
 
 rr2_swap_client() {

@@ -26,21 +26,28 @@
 RR2_CTL=/mnt/ctl
 
 # rr2_server_profile T START DONE: the server's end of the client's
-# profile, from the moment the client touches START (looked for every
-# 0.1 s; DONE: the client gave up first).  The operations are those
-# nfsd served meanwhile (/proc/net/rpc/nfsd "proc4ops": the count of
-# NFSv4 operation N is field N + 3; READ 25, WRITE 38, READ_PLUS 68).
+# profile, from the moment the client touches START (looked for once a
+# second, as the other files here, so that the server starts no more
+# processes during the timed figures than before; the client samples
+# for RR2_PROF_SECS inside a fio run 8 s longer, so the server's window
+# falls inside it too).  DONE: the client finished without profiling.
+# The operations are those nfsd served in the server's own window
+# (/proc/net/rpc/nfsd "proc4ops": the count of NFSv4 operation N is
+# field N + 3; READ 25, WRITE 38, READ_PLUS 68).
 rr2_server_profile() {
 	local t=$1 rw qd ops='25 68'
 	read -r rw _ qd <<< "$(rr2_prof_job)"
 	[ -n "$qd" ] || { rr2_fail "bench.$t.profile-workload"; return; }
 	case $rw in *write) ops=38 ;; esac
 	rr2_prof_ready "$t" || return
-	for _ in $(seq 6000); do
-		[ -e "$2" ] && break
-		[ -e "$3" ] && return
-		sleep 0.1
+	for _ in $(seq 3600); do
+		[ -e "$2" ] || [ -e "$3" ] && break
+		sleep 1
 	done
+	if [ ! -e "$2" ]; then
+		rr2_fail "bench.$t.profile-start"
+		return
+	fi
 	# shellcheck disable=SC2086
 	rr2_prof_sample rr2_nfsd_ops $ops
 	rr2_prof_finish "$t"
