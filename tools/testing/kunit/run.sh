@@ -37,6 +37,12 @@ else
 	prefix=kunit
 fi
 
+# One run at a time per cache: prepare-tree.sh points the shared kernel
+# source at this checkout, and the build directory is shared too.
+mkdir -p "$RR2_CACHE"
+exec 9> "$RR2_CACHE/.kunit.lock"
+flock 9
+
 "$here/prepare-tree.sh"
 mkdir -p "$build" "$RR2_OUT"
 # The cache is shared by every checkout of the repository, and
