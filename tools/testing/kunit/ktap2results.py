@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Turn a KUnit run's kernel log into one PASS/FAIL/SKIP line per test.
 
-Usage: ktap2results.py KERNEL_SRC [PREFIX] < test.log
+Usage: ktap2results.py KERNEL_SRC [PREFIX [TESTS_DIR]] < test.log
 
 Names are PREFIX.SUITE.CASE[.PARAM] (PREFIX defaults to "kunit"; the
 debug build's run uses "kunit-debug").
@@ -10,10 +10,17 @@ debug build's run uses "kunit-debug").
 Uses the kernel's own KTAP parser (tools/testing/kunit/kunit_parser.py)
 so the reading matches kunit.py's.  A leaf test that is neither SUCCESS
 nor SKIPPED counts as a failure, and so does a log with no tests at all.
+With TESTS_DIR (net/tests), every suite a test file there declares
+(kunit_test_suite(s) of a struct kunit_suite with its .name) must have
+run: a suite that dropped out of the build or the run fails as
+PREFIX.SUITE.ran.
 Exit status: 0 if nothing failed, 1 otherwise.
 """
 import contextlib
+import glob
 import io
+import os
+import re
 import sys
 
 sys.path.insert(0, sys.argv[1] + '/tools/testing/kunit')
@@ -31,6 +38,25 @@ def leaves(test, prefix):
         yield name, test.status
     for sub in test.subtests:
         yield from leaves(sub, name)
+
+
+def declared_suites(tests_dir):
+    """Names of the suites the test files register, {name: file}."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(tests_dir, '*.c'))):
+        with open(path, encoding='utf-8') as f:
+            text = f.read()
+        regs = set()
+        for m in re.finditer(r'kunit_test_suites?\(([^;]*)\);', text):
+            regs.update(re.findall(r'&?(\w+)', m.group(1)))
+        for m in re.finditer(r'struct kunit_suite (\w+) = \{(.*?)\n\};',
+                             text, re.S):
+            if m.group(1) not in regs:
+                continue
+            name = re.search(r'\.name\s*=\s*"([^"]+)"', m.group(2))
+            if name:
+                out[name.group(1)] = os.path.basename(path)
+    return out
 
 
 def main():
@@ -54,6 +80,19 @@ def main():
     if count == 0:
         print(f'FAIL {prefix}.no-tests-found')
         failed += 1
+    if len(sys.argv) > 3:
+        ran = {sub.name for sub in root.subtests}
+        declared = declared_suites(sys.argv[3])
+        if not declared:
+            print(f'FAIL {prefix}.suites-declared (none found in {sys.argv[3]})')
+            failed += 1
+        for name, path in sorted(declared.items()):
+            if name in ran:
+                print(f'PASS {prefix}.{name}.ran')
+            else:
+                print(f'FAIL {prefix}.{name}.ran (declared in {path}, '
+                      'not in the log: out of the build or the run)')
+                failed += 1
     return 1 if failed else 0
 
 

@@ -71,7 +71,8 @@ set -e
 # kunit.py keeps the raw kernel log in the build directory as test.log.
 results=0
 if [ -f "$build/test.log" ]; then
-	"$here/ktap2results.py" "$RR2_SRC" "$prefix" < "$build/test.log" || results=$?
+	"$here/ktap2results.py" "$RR2_SRC" "$prefix" "$RR2_REPO/net/tests" \
+		< "$build/test.log" || results=$?
 	# Lockdep, WARN_ON, BUG, KASAN...: the kernel's own reports fail
 	# the run too, wherever they are in the log.
 	"$here/scan-kernel-log.py" "$prefix" < "$build/test.log" || results=1

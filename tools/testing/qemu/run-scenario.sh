@@ -22,13 +22,15 @@
 #
 # Prints "PASS e2e.NAME.ROLE.CHECK" / "FAIL ..." lines, keeps each
 # console in $RR2_OUT/NAME/, and exits non-zero if anything failed or a
-# guest did not finish.  A guest whose kernel crashed before its scenario
-# began is booted again, once (see boot_crashed below), and so is a run
-# in which a guest with only the stock modules crashed or a guest took
-# the emulator's double fault (retry_crash).
+# guest did not finish.  A crash of any guest fails the run, except the
+# two emulator signatures of crash.sh (crash_verdict): then the run is
+# run again, once, a "RETRY e2e.NAME ..." line says so (run-tests.sh
+# counts them), and what the first run found before the crash still
+# counts (first_run_results).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/crash.sh"
+. "$(dirname "$0")/kernel-log.sh"
 
 guests=1 cmod=stock smod=stock args= limit=1200 name= grace=120 disk=
 while getopts g:c:s:a:t:n:d o; do
@@ -65,6 +67,7 @@ rm -rf "$run" && mkdir -p "$run/overlay/rr2"
 # to the cached root filesystem (the kernel unpacks both archives).
 install -m 0755 "$(dirname "$0")/guest/init" "$run/overlay/init"
 cp "$(dirname "$0")/guest/lib.sh" "$(dirname "$0")/guest/disk-run" \
+	"$(dirname "$0")/kernel-log.sh" "$(dirname "$0")/kernel-log-allow.txt" \
 	"$run/overlay/rr2/"
 cp -r "$(dirname "$0")/scenarios" "$run/overlay/rr2/"
 cp -r "$RR2_REPO/packaging" "$run/overlay/rr2/"
@@ -106,7 +109,9 @@ fi
 cat "$RR2_GUEST/base.cpio" "$run/overlay.cpio" > "$run/initrd.cpio"
 
 cmdline() {
-	echo "console=ttyS0 rdinit=/init loglevel=4 panic=-1 oops=panic" \
+	# loglevel=5: warnings reach the console too; a large log buffer,
+	# so the scan at the end of a scenario reads the whole boot
+	echo "console=ttyS0 rdinit=/init loglevel=5 log_buf_len=8M panic=-1 oops=panic" \
 	     "modprobe.blacklist=crc32_pclmul" \
 	     "rr2.scenario=$scenario rr2.role=$1 rr2.mod=$2 rr2.args=$args" \
 	     ${disk:+rr2.disk=1 systemd.show_status=0 net.ifnames=0}
@@ -185,6 +190,11 @@ run_guests() {
 		while kill -0 $cpid 2>/dev/null && kill -0 $spid 2>/dev/null; do
 			sleep 1
 		done
+		# how far each console had got when the first guest stopped:
+		# what a guest printed after that may be the other's crash
+		# seen from outside (first_run_results)
+		cut_server=$(stat -c %s "$run/server.console" 2>/dev/null || echo 0)
+		cut_client=$(stat -c %s "$run/client.console" 2>/dev/null || echo 0)
 		for _ in $(seq "$grace"); do
 			kill -0 $cpid 2>/dev/null || kill -0 $spid 2>/dev/null || break
 			sleep 1
@@ -201,65 +211,74 @@ run_guests() {
 	fi
 }
 
-# boot_crashed: a guest's kernel crashed before its scenario printed
-# anything, so before any module of ours was loaded (TCG sometimes
-# trips over live kernel text patching at boot: "Oops: int3")
-boot_crashed() {
-	local role
+# crash_verdicts: "retry" when at least one guest crashed and every
+# crash is one of the emulator signatures of crash.sh, "fail" when any
+# other crash happened, "none" without a crash
+crash_verdicts() {
+	local role v out=none
 	for role in $roles; do
-		tr -d '\r' < "$run/$role.console" | sed '/^RR2: /,$d' |
-			grep -qE "$crash_re" &&
-			return 0
-	done
-	return 1
-}
-
-# retry_crash: a guest crashed, and every crash may be retried
-# (crash_verdict in crash.sh)
-retry_crash() {
-	local role mod hit=1 v
-	for role in $roles; do
-		mod=$smod
-		[ "$role" = client ] && mod=$cmod
-		v=$(crash_verdict "$run/$role.console" "$mod")
+		v=$(crash_verdict "$run/$role.console")
 		case $v in
-		none) ;;
-		retry) hit=0 ;;
-		*) return 1 ;;
+		fail) echo fail; return ;;
+		retry) out=retry ;;
 		esac
 	done
-	return $hit
+	echo $out
+}
+
+# first_run_results: the result lines of a run about to be run again.
+# A FAIL of a guest that crashed came before its crash, and so does a
+# FAIL the other guest printed before the first one stopped: both are
+# results and count.  What the other guest printed after that can be
+# the crash seen from outside (a hung mount): INFO, not counted.
+first_run_results() {
+	local role con cut
+	for role in $roles; do
+		con=$run/$role.retried-crash.console
+		cut=
+		if [ "$(crash_verdict "$con")" = none ]; then
+			eval "cut=\${cut_$role:-}"
+		fi
+		if [ -n "$cut" ]; then
+			head -c "$cut" "$con" | tr -d '\r' |
+				sed -n 's/^RR2: FAIL \(.*\)$/FAIL e2e.'"$name.$role"'.\1 (first run, before the other guest crashed)/p'
+			tail -c +"$((cut + 1))" "$con" | tr -d '\r' |
+				sed -n 's/^RR2: FAIL \(.*\)$/INFO '"$role"': first run, after the other guest crashed: FAIL \1/p' >&2
+		else
+			tr -d '\r' < "$con" |
+				sed -n 's/^RR2: FAIL \(.*\)$/FAIL e2e.'"$name.$role"'.\1 (first run, before its crash)/p'
+		fi
+	done
 }
 
 start=$(date +%s)
+cut_server= cut_client= first=
 run_guests
-if boot_crashed; then
+if [ "$(crash_verdicts)" = retry ]; then
 	# once: the crash is kept beside the new run's consoles
-	for role in $roles; do
-		mv "$run/$role.console" "$run/$role.boot-crash.console"
-	done
-	rr2_log "$name: a guest crashed while booting, before the scenario started; booting again (see $run/*.boot-crash.console)"
-	start=$(date +%s)
-	run_guests
-elif retry_crash; then
-	# once, and said where the result lines are read: the crash is
-	# kept beside the new run's consoles
+	why=
 	for role in $roles; do
 		mv "$run/$role.console" "$run/$role.retried-crash.console"
+		sig=$(crash_signature "$run/$role.retried-crash.console")
+		[ -z "$sig" ] || why="$why${why:+; }$role: $sig"
 	done
-	echo "INFO $name: a guest running only the stock modules crashed, or took the emulator's double fault; running again (see $run/*.retried-crash.console)" >&2
+	echo "RETRY e2e.$name ($why; running again, see $run/*.retried-crash.console)"
 	for role in $roles; do
 		tr -d '\r' < "$run/$role.retried-crash.console" |
 			sed 's/^\[ *[0-9.]*\] //' |
-			grep -E "$crash_re|RIP:" |
+			grep -E "$crash_re|RIP:|EFLAGS:" |
 			head -n 3 | sed "s/^/INFO   $role: /" >&2 || true
 	done
+	first=$(first_run_results)
+	[ -z "$first" ] || printf '%s\n' "$first"
 	start=$(date +%s)
+	cut_server= cut_client=
 	run_guests
 fi
 rr2_log "$name: guests ran for $(( $(date +%s) - start )) s"
 
 failed=0
+[ -z "$first" ] || failed=1
 for role in $roles; do
 	con=$run/$role.console
 	tr -d '\r' < "$con" | sed -n 's/^RR2: \(PASS\|FAIL\) \(.*\)$/\1 e2e.'"$name.$role"'.\2/p'
@@ -271,8 +290,9 @@ for role in $roles; do
 	if grep -q '^RR2: FAIL' "$con"; then
 		failed=1
 	fi
-	report=$(tr -d '\r' < "$con" |
-		grep -m1 -oE "($crash_re|WARNING:).*" || true)
+	# a crash, or a report the guest could not scan for itself
+	report=$(rr2_kernel_reports "$(dirname "$0")/kernel-log-allow.txt" < "$con" |
+		head -n1)
 	if grep -q '^RR2: DONE' "$con" && [ -z "$report" ]; then
 		rr2_pass "e2e.$name.$role.completed"
 	else

@@ -13,6 +13,9 @@ for _w in $RR2_ARGS; do
 done
 unset _w
 
+# shellcheck disable=SC1091
+. /rr2/kernel-log.sh
+
 rr2_pass() { echo "RR2: PASS $*"; }
 rr2_fail() { echo "RR2: FAIL $*"; }
 rr2_info() { echo "RR2: INFO $*"; }
@@ -200,4 +203,55 @@ rr2_wait_server() {
 	done
 	rr2_fail "client.server-reachable"
 	return 1
+}
+
+# rr2_kernel_log_clean: no report in the whole kernel log (kernel-log.sh),
+# but the named emulator artefacts of kernel-log-allow.txt
+rr2_kernel_log_clean() {
+	local r
+	r=$(dmesg | rr2_kernel_reports /rr2/kernel-log-allow.txt)
+	[ -z "$r" ] && return 0
+	printf '%s\n' "$r" | head -n 40
+	return 1
+}
+
+# rr2_settled_versions: with rpcrdma2 loaded, every connection it logged
+# settled the version rr2.args says: expect=N for the client half,
+# server.expect=N for the server half.  A run whose rpcrdma2 connected
+# without saying which version to expect fails: the version is checked
+# in every run, never skipped.  rpcrdma2 logs a settled connection once
+# per peer and outcome, so a connection that settled another version
+# (a fallback after a flap) adds a line.
+rr2_settled_versions() {
+	[ "$RR2_MOD" = ours ] || return 0
+	case $RR2_ROLE in
+	single|client)
+		rr2_settled_check client expect 'rpcrdma2: connected to .*, RPC-over-RDMA version [0-9]*,' ;;
+	esac
+	case $RR2_ROLE in
+	single|server)
+		rr2_settled_check server server.expect 'rpcrdma2: client .* settled RPC-over-RDMA version [0-9]*,' ;;
+	esac
+}
+
+# rr2_settled_check HALF ARG LINE-RE
+rr2_settled_check() {
+	local half=$1 want lines
+	want=$(rr2_arg "$2" "")
+	lines=$(dmesg | grep -oE "$3")
+	[ -n "$lines" ] || return 0
+	if [ -z "$want" ]; then
+		rr2_fail "version.$half.expected (rpcrdma2 connected, and rr2.args has no $2=N)"
+		printf '%s\n' "$lines" | head -n 5 | sed 's/^/    /'
+		return 1
+	fi
+	rr2_info "version.$half: $(printf '%s\n' "$lines" |
+		sed 's/.*version \([0-9]*\),/\1/' | sort | uniq -c |
+		awk '{ printf "v%s x%s ", $2, $1 }')"
+	rr2_check "version.$half.all-$want" rr2_versions_all "$want" "$lines"
+}
+
+# rr2_versions_all N LINES: every line says "version N,"
+rr2_versions_all() {
+	! printf '%s\n' "$2" | grep -v "version $1,\$"
 }

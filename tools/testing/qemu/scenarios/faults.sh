@@ -74,25 +74,40 @@ rr2_server_fault() {
 	esac
 }
 
-# What the transport has left on the RDMA devices (restrack: kernel
-# users are named after their module).
+# What the transport holds on the RDMA devices (restrack: kernel users
+# are named after their module): the QPs, CQs, MRs and PDs, one count
+# per line.  Fails, printing nothing, when rdma(8) cannot tell: an
+# answer it did not give is not "none".
 rr2_rdma_leftovers() {
-	local mod
+	local mod t out
 	case $RR2_MOD in ours) mod=rpcrdma2 ;; *) mod=rpcrdma ;; esac
-	rdma resource show qp 2>/dev/null | grep -c "\[$mod\]"
-	rdma resource show cq 2>/dev/null | grep -c "\[$mod\]"
-	rdma resource show mr 2>/dev/null | grep -c "\[$mod\]"
-	rdma resource show pd 2>/dev/null | grep -c "\[$mod\]"
+	for t in qp cq mr pd; do
+		out=$(rdma resource show "$t") || return 1
+		printf '%s\n' "$out" | grep -c "\[$mod\]"
+	done
 }
 
 rr2_no_leftovers() {
-	local i
+	local i n
 	for i in $(seq 60); do
-		[ "$(rr2_rdma_leftovers | sort -u)" = 0 ] && return 0
+		n=$(rr2_rdma_leftovers) || { echo "rdma resource show failed"; return 1; }
+		[ "$(printf '%s\n' "$n" | sort -u)" = 0 ] && return 0
 		sleep 1
 	done
 	rdma resource show 2>&1
 	return 1
+}
+
+# The control for rr2_no_leftovers: while the soak mount is up, the
+# same count sees the transport's QP, CQs and PD (so "none" afterwards
+# is an answer, not a count that cannot see anything).
+rr2_rdma_in_use() {
+	local n
+	n=$(rr2_rdma_leftovers) || { echo "rdma resource show failed"; return 1; }
+	echo "qp cq mr pd: $(printf '%s\n' "$n" | tr '\n' ' ')"
+	[ "$(printf '%s\n' "$n" | sed -n 1p)" -ge 1 ] &&
+		[ "$(printf '%s\n' "$n" | sed -n 2p)" -ge 1 ] &&
+		[ "$(printf '%s\n' "$n" | sed -n 4p)" -ge 1 ]
 }
 
 rr2_no_hung_tasks() {
@@ -131,9 +146,13 @@ rr2_server() {
 	[ -n "$(rr2_arg diag "")" ] && rr2_diag_trace
 	mkdir -p /export/soak
 	chmod 1777 /export/soak
+	local first=1
 	for f in $(rr2_faults_list); do
 		rr2_check "fault.$f.asked" rr2_wait_file "/export/.fault-want-$f" 900 ||
 			return
+		# the client's soak mount is up now
+		[ -z "$first" ] || rr2_check server.rdma-resources-seen rr2_rdma_in_use
+		first=
 		rr2_check "fault.$f.made" rr2_server_fault "$f"
 		touch "/export/.fault-done-$f"
 		[ -n "$(rr2_arg diag "")" ] && (sleep 40; rr2_server_diag "$f") &
@@ -145,23 +164,28 @@ rr2_server() {
 }
 
 # The probe: write a 64 KiB block with O_DIRECT, read it back with
-# O_DIRECT, compare; log the time of each good round, count bad ones.
+# O_DIRECT, compare; log the time of each good round, count bad ones
+# and failed ones (a hard mount retries through a fault: an I/O error
+# reached the application).
 rr2_probe() {
-	local dir=$1 n=0
+	local dir=$1 n=0 err
 	head -c 65536 /dev/urandom > /tmp/probe.pat
 	: > /tmp/probe.ticks
 	: > /tmp/probe.bad
+	: > /tmp/probe.err
 	while [ ! -e /tmp/probe.stop ]; do
 		n=$((n + 1))
-		if dd if=/tmp/probe.pat of="$dir/probe" bs=64k count=1 \
-			oflag=direct conv=notrunc status=none 2>/dev/null &&
+		if err=$(dd if=/tmp/probe.pat of="$dir/probe" bs=64k count=1 \
+			oflag=direct conv=notrunc status=none 2>&1 &&
 		   dd if="$dir/probe" of=/tmp/probe.got bs=64k count=1 \
-			iflag=direct status=none 2>/dev/null; then
+			iflag=direct status=none 2>&1); then
 			if cmp -s /tmp/probe.pat /tmp/probe.got; then
 				date +%s.%N >> /tmp/probe.ticks
 			else
 				echo "$n" >> /tmp/probe.bad
 			fi
+		else
+			echo "$n $(date +%s.%N) $err" >> /tmp/probe.err
 		fi
 	done
 }
@@ -239,9 +263,13 @@ rr2_client() {
 		rr2_info "fault $f $(rr2_stall "$t0" "$t1") mod=$RR2_MOD"
 	done
 
+	rr2_check client.rdma-resources-seen rr2_rdma_in_use
 	touch /tmp/probe.stop
 	wait "$probe_pid"
+	rr2_info "probe: $(wc -l < /tmp/probe.ticks) good rounds, $(wc -l < /tmp/probe.bad) bad, $(wc -l < /tmp/probe.err) failed"
+	rr2_check probe.rounds test -s /tmp/probe.ticks
 	rr2_check probe.no-bad-data test ! -s /tmp/probe.bad
+	rr2_check probe.no-io-errors sh -c '! head -n 5 /tmp/probe.err | grep .'
 	rr2_check fio.still-running kill -0 "$fio_pid"
 	kill -INT "$fio_pid" 2>/dev/null
 	for _ in $(seq 60); do kill -0 "$fio_pid" 2>/dev/null || break; sleep 1; done

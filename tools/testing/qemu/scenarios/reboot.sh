@@ -152,6 +152,11 @@ rr2_rpcrdma2_gone() {
 # SIGRTMIN+4 starts poweroff.target; "systemctl poweroff" from this
 # unit failed with "Failed to connect to bus").
 rr2_next_boot() {
+	# every boot: the versions rpcrdma2 settled on, a clean kernel log
+	rr2_settled_versions
+	rr2_check "reboot.$(cat "$RR2_REBOOT_STATE" 2>/dev/null).kernel-log.clean" \
+		rr2_kernel_log_clean
+	[ "$1" != finished ] || echo "RR2: DONE"
 	echo "$1" > "$RR2_REBOOT_STATE"
 	sync
 	kill -s SIGRTMIN+4 1
@@ -192,7 +197,6 @@ rr2_main() {
 		rr2_check reboot.3.rpcrdma2-gone rr2_rpcrdma2_gone
 		rr2_check reboot.3.nfsd-on-rdma rr2_nfsd_on_rdma
 		rr2_check reboot.3.nfs-io rr2_reboot_io stock
-		echo "RR2: DONE"
 		rr2_next_boot finished
 		;;
 	*)
