@@ -1003,6 +1003,54 @@ static void rr2w_v1_rdma_placed(struct kunit *test)
 	rr2w_free_read_pages(rd.pages);
 }
 
+/*
+ * V2-CHUNK-20, V2-SEC-17: a Reply's Write chunk is checked against the
+ * chunks of the Call it answers, never against those of an earlier
+ * Call on the same slot.  A READ with a Write chunk completes; the next
+ * READ on the slot is small enough to go without chunks, and the
+ * server answers it echoing the first Call's Write chunk as if it had
+ * written 100 octets there: the RPC fails, no page is taken for data.
+ */
+static void rr2w_v2_chunk_20_stale_write_chunk(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	struct rpcrdma2_segment segs[RR2C_MAX_SEGS];
+	u32 lens[RR2C_MAX_SEGS] = { };
+	struct rr2w_read rd = { };
+	struct rpcrdma2_hdr h;
+	u32 xid, n, nsegs;
+	struct rr2c *r;
+	u64 before;
+	u8 *msg;
+
+	msg = kunit_kzalloc(test, RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	rd.pages = rr2w_read_pages(test);
+	r = rr2c(rr2w_xprt(w));
+
+	/* a Write chunk, answered unused with the data inline */
+	rr2w_settle_v1_read(w, &rd, RR2W_READ_MAX);
+	xid = rr2w_take_read(w, RR2W_READ_MAX, segs, &nsegs);
+	n = rr2w_v1_write_reply(msg, xid, segs, nsegs, lens, 8, "abcdefgh");
+	rr2w_send(w, msg, n);
+	KUNIT_ASSERT_EQ(test, rr2w_wait_call(w), 0);
+	rr2w_expect_pool_full(test, r);
+
+	/* the same slot, no chunks; the Reply echoes the old Write chunk */
+	rr2w_call_read(w, &rd, 100);
+	rr2w_take_full(w, RPCRDMA2_VERS_1, &h);
+	KUNIT_EXPECT_EQ(test, h.writes.chunks, 0);
+	KUNIT_EXPECT_EQ(test, h.reply.chunks, 0);
+	lens[0] = 100;
+	before = r->stats.bad_chunks;
+	n = rr2w_v1_write_reply(msg, h.xid, segs, nsegs, lens, 100, NULL);
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), -EIO);
+	KUNIT_EXPECT_EQ(test, r->stats.bad_chunks, before + 1);
+	rr2w_expect_pool_full(test, r);
+	rr2w_free_read_pages(rd.pages);
+}
+
 struct rr2w_second {
 	struct completion	done;
 	int			status;
@@ -1243,6 +1291,8 @@ static struct kunit_case rr2w_cases[] = {
 	KUNIT_CASE_PARAM(rr2w_v1_write_chunk, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v1_rdma_placed, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v1_foreign_rkey, rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v2_chunk_20_stale_write_chunk,
+			 rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_xch_client, rr2w_link_gen_params),
 	{}
 };
