@@ -473,6 +473,7 @@ static void rr2c_op_destroy(struct rpc_xprt *xprt)
 	rr2c_bc_destroy(xprt, UINT_MAX);
 	rpcrdma2_xprt_free_addresses(xprt);
 	kvfree(r->reqs);
+	kvfree(r->rx_stage);
 	xprt_free(xprt);
 	module_put(THIS_MODULE);
 }
@@ -1044,7 +1045,9 @@ static struct rpc_xprt *rpcrdma2_clnt_setup(struct xprt_create *args)
 	INIT_LIST_HEAD(&r->req_free);
 	spin_lock_init(&r->frwr.lock);
 	INIT_LIST_HEAD(&r->frwr.free);
-	if (rr2c_reqs_alloc(r)) {
+	r->rx_stage = kvmalloc(RR2C_STAGE_SIZE, GFP_KERNEL);
+	if (!r->rx_stage || rr2c_reqs_alloc(r)) {
+		kvfree(r->rx_stage);
 		xprt_free(xprt);
 		module_put(THIS_MODULE);
 		return ERR_PTR(-ENOMEM);

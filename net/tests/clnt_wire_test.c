@@ -1051,6 +1051,97 @@ static void rr2w_v2_chunk_20_stale_write_chunk(struct kunit *test)
 	rr2w_free_read_pages(rd.pages);
 }
 
+/* Do @pages hold @data at @off of their stream? */
+static bool rr2w_pages_hold_at(struct page **pages, u32 off, const u8 *data,
+			       u32 len)
+{
+	bool same = true;
+	u32 n;
+
+	while (same && len) {
+		u8 *p = kmap_local_page(pages[off >> PAGE_SHIFT]);
+
+		n = min_t(u32, len, PAGE_SIZE - offset_in_page(off));
+		same = !memcmp(p + offset_in_page(off), data, n);
+		kunmap_local(p);
+		off += n;
+		data += n;
+		len -= n;
+	}
+	return same;
+}
+
+/*
+ * V2-SEC-08: the client writes a Reply's octets into the request's
+ * buffer only once the RPC's MRs are invalid and DMA-unmapped; the
+ * unmap (DMA_FROM_DEVICE) would otherwise overwrite or drop them under
+ * swiotlb or on a non-coherent device.  With CONFIG_RPCRDMA2_DEBUG_DMA
+ * (the KUnit debug run) every write into a page still mapped is
+ * counted in mapped_writes, and WARNs.  On Version 1:
+ *   - a READ offered a Reply chunk (no DDP) is answered inline
+ *     (RDMA_MSG, no chunks): the whole receive buffer is registered;
+ *   - a READ with a Write chunk is answered with 5001 octets written
+ *     into it and 8 inline octets after the item (V2-CHUNK-22): the
+ *     XDR pad and those octets go into the chunk's pages.
+ */
+static void rr2w_v2_sec_08_reply_after_unmap(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	struct rpcrdma2_segment segs[RR2C_MAX_SEGS];
+	u32 lens[RR2C_MAX_SEGS] = { };
+	struct rr2w_read rd = { };
+	struct rpcrdma2_hdr h;
+	u32 xid, n, nsegs, i;
+	struct rr2c *r;
+	u8 *msg, *data;
+	u64 before;
+
+	msg = kunit_kzalloc(test, RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
+	data = kunit_kzalloc(test, 6000, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	rd.pages = rr2w_read_pages(test);
+	r = rr2c(rr2w_xprt(w));
+	before = r->stats.mapped_writes;
+
+	/* a Reply chunk offered, the Reply inline */
+	rd.no_ddp = true;
+	rr2w_settle_v1_read(w, &rd, 5000);
+	rr2w_take_full(w, RPCRDMA2_VERS_1, &h);
+	KUNIT_ASSERT_EQ(test, h.reply.chunks, 1);
+	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_1, 0);
+	n += rr2w_reply(msg + n, h.xid, RPC_SUCCESS);
+	put_unaligned_be32(100, msg + n);
+	n += 4;
+	for (i = 0; i < 100; i++)
+		data[i] = i + 1;
+	memcpy(msg + n, data, 100);
+	rr2w_send(w, msg, n + 100);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+	KUNIT_EXPECT_EQ(test, rd.len, 100);
+	KUNIT_EXPECT_TRUE(test, rr2w_pages_hold(rd.pages, data, 100));
+	KUNIT_EXPECT_EQ(test, r->stats.mapped_writes, before);
+	rr2w_expect_pool_full(test, r);
+
+	/* a Write chunk: the pad and the inline octets after the item */
+	rd.no_ddp = false;
+	rr2w_call_read(w, &rd, 8192);
+	xid = rr2w_take_read(w, 8192, segs, &nsegs);
+	for (i = 0; i < 5001; i++)
+		data[i] = i * 7 + 1;
+	rr2w_chunk_write(w, segs, nsegs, data, 5001, lens);
+	n = rr2w_v1_write_reply(msg, xid, segs, nsegs, lens, 5001, "trailing");
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+	KUNIT_EXPECT_EQ(test, rd.len, 5001);
+	KUNIT_EXPECT_TRUE(test, rr2w_pages_hold(rd.pages, data, 5001));
+	KUNIT_EXPECT_TRUE(test, rr2w_pages_hold_at(rd.pages, 5004,
+						   (const u8 *)"trailing", 8));
+	KUNIT_EXPECT_EQ(test, r->stats.mapped_writes, before);
+	rr2w_expect_pool_full(test, r);
+	rr2w_free_read_pages(rd.pages);
+}
+
 struct rr2w_second {
 	struct completion	done;
 	int			status;
@@ -1292,6 +1383,8 @@ static struct kunit_case rr2w_cases[] = {
 	KUNIT_CASE_PARAM(rr2w_v1_rdma_placed, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v1_foreign_rkey, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v2_chunk_20_stale_write_chunk,
+			 rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v2_sec_08_reply_after_unmap,
 			 rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_xch_client, rr2w_link_gen_params),
 	{}
