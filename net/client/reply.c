@@ -772,9 +772,12 @@ static int rr2c_reply_chunks(struct rr2c *r, struct rr2c_req *req,
 }
 
 /*
- * A forward Reply with chunk lists, or in Special Format.  It is never
- * part of a continued message (V2-CONT-08).  Returns true when @rv is
- * held until the Reply is placed.
+ * A forward Reply with chunk lists, or in Special Format.  Chunks come
+ * only in the final message of a sequence (V2-CONT-08), and a Responder
+ * whose Write list and Reply chunk cannot hold a Reply continues it
+ * (V2-CONT-11): the earlier messages, taken by rr2c_recv_msg(), begin
+ * the inline stream this one ends.  Returns true when @rv is held until
+ * the Reply is placed.
  */
 static bool rr2c_recv_chunks(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 			     struct rpcrdma2_recv *rv)
@@ -789,20 +792,28 @@ static bool rr2c_recv_chunks(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 	case RPCRDMA2_REASM_DISCARD:
 		return false;
 	case RPCRDMA2_REASM_DONE:
-		if (r->reasm.nmsgs == 1)
-			break;
-		fallthrough;
+		break;
 	default:
 		rpcrdma2_reasm_abort(&r->reasm, hdr);
 		rr2c_rx_drop(r);
 		r->stats.bad_hdrs++;
 		return false;
 	}
-	rr2c_rx_drop(r);
-	/* V2-ERR-26: rdma_xid is the XID of the RPC message it carries */
-	if (hdr->htype == RDMA2_MSG && !rpcrdma2_rpc_xid_ok(hdr, payload, plen)) {
-		r->stats.bad_hdrs++;
-		return false;
+	if (r->reasm.nmsgs > 1) {
+		/* the end of the forward Reply being received */
+		if (!r->rx_active || r->rx_bc || r->rx_xid != hdr->xid) {
+			rr2c_rx_drop(r);
+			r->stats.bad_hdrs++;
+			return false;
+		}
+	} else {
+		rr2c_rx_drop(r);
+		/* V2-ERR-26: rdma_xid is the XID of the RPC it carries */
+		if (hdr->htype == RDMA2_MSG &&
+		    !rpcrdma2_rpc_xid_ok(hdr, payload, plen)) {
+			r->stats.bad_hdrs++;
+			return false;
+		}
 	}
 	rq = rr2c_reply_pin(r, hdr->xid);
 	if (!rq || !rr2c_reply_remote_inv(r, rq, rv))

@@ -1142,6 +1142,93 @@ static void rr2w_v2_sec_08_reply_after_unmap(struct kunit *test)
 	rr2w_free_read_pages(rd.pages);
 }
 
+/*
+ * V2-CONT-08, V2-CONT-11: a Version 2 server whose Write chunk cannot
+ * hold the whole Reply continues it, the chunks in the final message.
+ * The READ's data is RDMA-written into the Write chunk first; the
+ * inline stream (RPC header, the item's length word, 8 octets after
+ * the item) comes in two messages, the first reaching past the
+ * item's position.  The client takes it: the data is the chunk's, the
+ * octets after the item follow its pad (V2-CHUNK-22), nothing went
+ * into a page still mapped (V2-SEC-08).
+ */
+static void rr2w_v2_cont_08_continued_reply_with_chunks(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start_n(test, RPCRDMA2_TEST_PDATA_RFC8797, 4);
+	struct rpcrdma2_segment segs[RR2C_MAX_SEGS], echo[RR2C_MAX_SEGS];
+	u32 lens[RR2C_MAX_SEGS] = { };
+	struct rpcrdma2_chunk_out wr = { .segs = echo };
+	struct rpcrdma2_msg_out m = {
+		.vers	= RPCRDMA2_VERS_2,
+		.credit	= rpcrdma2_credit_word(32, 32),
+		.htype	= RDMA2_MSG,
+		.flags	= RDMA2_F_RESPONSE,
+		.nr_writes = 1,
+		.writes	= &wr,
+	};
+	struct rr2w_read rd = { };
+	u8 *msg, *data, *buf, stream[36];
+	struct rpcrdma2_hdr h;
+	u32 n, nsegs, i;
+	struct rr2c *r;
+	u64 before;
+
+	msg = kunit_kzalloc(test, RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
+	data = kunit_kzalloc(test, 20001, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	rd.pages = rr2w_read_pages(test);
+	r = rr2c(rr2w_xprt(w));
+	before = r->stats.mapped_writes;
+
+	rr2w_call_read(w, &rd, RR2W_READ_MAX);
+	rr2w_accept(w);
+	rr2w_settle_v2(w);
+	buf = rr2w_take_full(w, RPCRDMA2_VERS_2, &h);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+	KUNIT_ASSERT_EQ(test, h.writes.chunks, 1);
+	nsegs = rpcrdma2_write_chunk(buf, &h, 0, 0, &segs[0]);
+	KUNIT_ASSERT_GE(test, nsegs, 1);
+	KUNIT_ASSERT_LE(test, nsegs, RR2C_MAX_SEGS);
+	for (i = 0; i < nsegs; i++)
+		rpcrdma2_write_chunk(buf, &h, 0, i, &segs[i]);
+	m.xid = h.xid;
+
+	for (i = 0; i < 20001; i++)
+		data[i] = i * 5 + 3;
+	rr2w_chunk_write(w, segs, nsegs, data, 20001, lens);
+	rr2w_reply(stream, h.xid, RPC_SUCCESS);
+	put_unaligned_be32(20001, stream + 24);
+	memcpy(stream + 28, "TAILDATA", 8);
+
+	/* 32 octets: past the item's position (28) */
+	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_2,
+		     RDMA2_F_RESPONSE | RDMA2_F_MORE);
+	memcpy(msg + n, stream, 32);
+	rr2w_send(w, msg, n + 32);
+	/* the final one: the Write list as written, the last 4 octets */
+	for (i = 0; i < nsegs; i++) {
+		echo[i] = segs[i];
+		echo[i].length = lens[i];
+	}
+	wr.nsegs = nsegs;
+	n = rpcrdma2_encode_msg(msg, RPCRDMA2_TEST_BUF_SIZE, &m);
+	KUNIT_ASSERT_NE(test, n, 0);
+	memcpy(msg + n, stream + 32, 4);
+	rr2w_send(w, msg, n + 4);
+
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&w->done,
+							    30 * HZ));
+	KUNIT_EXPECT_EQ(test, w->status, 0);
+	KUNIT_EXPECT_EQ(test, rd.len, 20001);
+	KUNIT_EXPECT_TRUE(test, rr2w_pages_hold(rd.pages, data, 20001));
+	KUNIT_EXPECT_TRUE(test, rr2w_pages_hold_at(rd.pages, 20004,
+						   (const u8 *)"TAILDATA", 8));
+	KUNIT_EXPECT_EQ(test, r->stats.mapped_writes, before);
+	rr2w_expect_pool_full(test, r);
+	rr2w_free_read_pages(rd.pages);
+}
+
 struct rr2w_second {
 	struct completion	done;
 	int			status;
@@ -1385,6 +1472,8 @@ static struct kunit_case rr2w_cases[] = {
 	KUNIT_CASE_PARAM(rr2w_v2_chunk_20_stale_write_chunk,
 			 rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v2_sec_08_reply_after_unmap,
+			 rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v2_cont_08_continued_reply_with_chunks,
 			 rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_xch_client, rr2w_link_gen_params),
 	{}
