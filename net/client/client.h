@@ -16,6 +16,7 @@
 #ifndef RPCRDMA2_CLIENT_H
 #define RPCRDMA2_CLIENT_H
 
+#include <kunit/visibility.h>
 #include <linux/scatterlist.h>
 #include <linux/sunrpc/xprt.h>
 #include <rdma/ib_verbs.h>
@@ -37,6 +38,14 @@
 #define RR2C_SLOTS		128
 #define RR2C_RESOLVE_MS		5000
 #define RR2C_NEGO_TIMEOUT	(10 * HZ)
+/*
+ * After a Version 2 first message went unanswered, was lost with its
+ * connection or drew nothing that settles (V2-FRAME-19), connections
+ * offer Version 1 for RR2C_V2_RETRY times the number of such failures,
+ * then Version 2 once more; after RR2C_V2_TRIES failures, never again.
+ */
+#define RR2C_V2_RETRY		(10 * 60 * HZ)
+#define RR2C_V2_TRIES		3
 #define RR2C_INIT_REEST_TO	(5 * HZ)
 #define RR2C_IDLE_TO		(5 * 60 * HZ)
 #define RR2C_BIND_TO		(60 * HZ)
@@ -216,7 +225,9 @@ static inline struct rr2c_req *rr2c_req(struct rpc_rqst *rq)
 struct rr2c {
 	struct rpc_xprt		xprt;
 	struct delayed_work	connect_work;
-	u32			vers_cap;	/* 1 after a fallback */
+	u32			vers_cap;	/* 1: the server has no v2 */
+	u32			v2_lost;	/* v2 offers that settled nothing */
+	unsigned long		v2_retry;	/* no v2 offer before this */
 	u32			nr_slots;	/* rr2c_req in reqs */
 	bool			ever_failed;
 
@@ -285,6 +296,10 @@ static inline struct rr2c *rr2c(struct rpc_xprt *xprt)
 }
 
 /* transport.c */
+#if IS_ENABLED(CONFIG_KUNIT)
+u32 rr2c_offer_vers(const struct rr2c *r, u32 max_vers);
+void rr2c_nego_outcome(struct rr2c *r, int ret);
+#endif
 void rr2c_set_grant(struct rr2c *r, u32 grant);
 void rr2c_tx_abandon(struct rr2c *r);
 void rr2c_ep_removing(struct rpcrdma2_ep *ep);

@@ -444,6 +444,102 @@ static void rr2w_bad_first_reply_no_loop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rr2c(rr2w_xprt(w))->stats.hellos, 1);
 }
 
+/*
+ * While the client negotiates, the raw server sends what every receiver
+ * discards before its CONNPROP; the client keeps waiting and settles
+ * Version 2 on this connection, with one CONNPROP of its own:
+ *   V2-ERR-01: a runt; V2-ERR-06: an error with an unknown code;
+ *   V2-CONT-07: an error with F_MORE; V2-PROP-12, V2-ERR-21: a MSG with
+ *   TPMORE, which draws INVAL_HTYPE.
+ */
+static void rr2w_v2_err_06_nego_discards(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	struct rr2c *r = rr2c(rr2w_xprt(w));
+	struct rpcrdma2_props p = {
+		.present = (1u << (RDMA2_PROPID_SBSIZ - 1)) |
+			   (1u << (RDMA2_PROPID_RBSIZ - 1)),
+		.sbsiz = 4096,
+		.rbsiz = 4096,
+	};
+	struct rpcrdma2_hdr h;
+	u8 msg[128], pl[64];
+	u32 n;
+
+	rr2w_call(w);
+	rr2w_accept(w);
+	rr2w_take_connprop(w);
+	memset(msg, 0, sizeof(msg));
+	rr2w_hdr(msg, 0x61, RPCRDMA2_VERS_2, RDMA2_MSG, RDMA2_F_RESPONSE);
+	rr2w_send(w, msg, 12);
+	rr2w_hdr(msg, 0x62, RPCRDMA2_VERS_2, RDMA2_ERROR, RDMA2_F_RESPONSE);
+	put_unaligned_be32(77, msg + 20);
+	rr2w_send(w, msg, 24);
+	rr2w_hdr(msg, 0x63, RPCRDMA2_VERS_2, RDMA2_ERROR,
+		 RDMA2_F_RESPONSE | RDMA2_F_MORE);
+	put_unaligned_be32(RDMA2_ERR_BAD_XDR, msg + 20);
+	rr2w_send(w, msg, 24);
+	n = rr2w_msg(msg, 0x64, RPCRDMA2_VERS_2, RDMA2_F_TPMORE);
+	n += rr2w_rpc_call(msg + n, 0x64);
+	rr2w_send(w, msg, n);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_ERROR);
+	KUNIT_EXPECT_EQ(test, h.xid, 0x64);
+	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_INVAL_HTYPE);
+
+	n = rpcrdma2_encode_connprop(msg, sizeof(msg),
+				     rpcrdma2_credit_word(32, 32), 0, &p,
+				     NULL);
+	KUNIT_ASSERT_NE(test, n, 0);
+	rr2w_send(w, msg, n);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
+	n += rr2w_reply(msg + n, h.xid, RPC_SUCCESS);
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+	KUNIT_EXPECT_EQ(test, r->conn.vers, RPCRDMA2_VERS_2);
+	KUNIT_EXPECT_EQ(test, r->stats.hellos, 1);
+}
+
+/*
+ * V2-FRAME-19: a Version 2 offer that was lost or settled nothing makes
+ * the next connections offer Version 1, and Version 2 again after a
+ * while, a bounded number of times; V2-ERR-15: a server that said it
+ * has no Version 2 is never offered it again.
+ */
+static void rr2w_v2_frame_19_retry_v2_later(struct kunit *test)
+{
+	struct rr2c *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->vers_cap = RPCRDMA2_VERS_2;
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 2);
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_1), 1);
+
+	/* lost: Version 1 for now, Version 2 again later */
+	rr2c_nego_outcome(r, -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 1);
+	r->v2_retry = jiffies - 1;
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 2);
+	/* bounded */
+	for (i = 1; i < RR2C_V2_TRIES; i++)
+		rr2c_nego_outcome(r, -EPROTO);
+	r->v2_retry = jiffies - 1;
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 1);
+	/* a Version 2 settlement starts over */
+	rr2c_nego_outcome(r, 0);
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 2);
+	/* neither version: nothing learned */
+	rr2c_nego_outcome(r, -EPROTONOSUPPORT);
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 2);
+	/* no Version 2 there: never again */
+	rr2c_nego_outcome(r, -EPFNOSUPPORT);
+	r->v2_retry = jiffies - 1;
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 1);
+}
+
 /* Settle Version 2: our CONNPROP in answer to the client's. */
 static void rr2w_settle_v2(struct rr2w *w)
 {
@@ -1466,6 +1562,8 @@ static struct kunit_case rr2w_cases[] = {
 	KUNIT_CASE_PARAM(rr2w_v2_err_vers_falls_back, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_bad_first_reply_no_loop, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_client_answers_and_drops, rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v2_err_06_nego_discards, rr2w_link_gen_params),
+	KUNIT_CASE(rr2w_v2_frame_19_retry_v2_later),
 	KUNIT_CASE_PARAM(rr2w_v1_write_chunk, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v1_rdma_placed, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v1_foreign_rkey, rr2w_link_gen_params),
