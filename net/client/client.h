@@ -16,6 +16,7 @@
 #ifndef RPCRDMA2_CLIENT_H
 #define RPCRDMA2_CLIENT_H
 
+#include <kunit/visibility.h>
 #include <linux/scatterlist.h>
 #include <linux/sunrpc/xprt.h>
 #include <rdma/ib_verbs.h>
@@ -37,6 +38,14 @@
 #define RR2C_SLOTS		128
 #define RR2C_RESOLVE_MS		5000
 #define RR2C_NEGO_TIMEOUT	(10 * HZ)
+/*
+ * After a Version 2 first message went unanswered, was lost with its
+ * connection or drew nothing that settles (V2-FRAME-19), connections
+ * offer Version 1 for RR2C_V2_RETRY times the number of such failures,
+ * then Version 2 once more; after RR2C_V2_TRIES failures, never again.
+ */
+#define RR2C_V2_RETRY		(10 * 60 * HZ)
+#define RR2C_V2_TRIES		3
 #define RR2C_INIT_REEST_TO	(5 * HZ)
 #define RR2C_IDLE_TO		(5 * 60 * HZ)
 #define RR2C_BIND_TO		(60 * HZ)
@@ -53,6 +62,13 @@
 #define RR2C_MR_DEPTH		256
 #define RR2C_MAX_SEGS		8
 #define RR2C_MRS		(RR2C_CREDITS * 4)
+
+/*
+ * Inline octets of a continued Reply that belong after the position of
+ * a registered Write chunk's item are held here until the final message
+ * says where they go, and the chunk's pages are unmapped (reply.c).
+ */
+#define RR2C_STAGE_SIZE		(32 * 1024)
 
 struct rr2c_stats {
 	u64	sends;			/* Sends posted */
@@ -84,6 +100,8 @@ struct rr2c_stats {
 	u64	mrs_local_inv;		/* invalidated by LOCAL_INV */
 	u64	mrs_recovered;		/* quarantined after a failed WR */
 	u64	mr_waits;		/* Calls waited for a free MR */
+	u64	stage_busy;		/* Replies dropped: stage in use */
+	u64	mapped_writes;		/* RPCRDMA2_DEBUG_DMA: see reply.c */
 };
 
 struct rr2c;
@@ -171,7 +189,21 @@ struct rr2c_req {
 	struct rpcrdma2_segment	wsegs[RR2C_MAX_SEGS];
 	struct rpcrdma2_segment	rpsegs[RR2C_MAX_SEGS];
 
-	/* a Reply held back until its MRs are invalidated (V2-SEC-08) */
+	/*
+	 * A Reply held back until its MRs are invalidated and unmapped
+	 * (V2-SEC-08), and placed only then (reply.c): with rp_place, its
+	 * inline stream is the rp_pre octets already in place, rp_staged
+	 * octets in rr2c.rx_stage and the rp_plen octets at rp_off of the
+	 * held Receive rp_rv, around rp_wlen octets of Write chunk data.
+	 */
+	struct rpcrdma2_recv	*rp_rv;
+	bool			rp_pending;	/* the Reply came; completing */
+	bool			rp_place;
+	u32			rp_off;
+	u32			rp_plen;
+	u32			rp_pre;
+	u32			rp_staged;
+	u32			rp_wlen;
 	int			rp_status;
 	/*
 	 * The error a Reply failed the RPC with, for ->send_request to
@@ -193,7 +225,9 @@ static inline struct rr2c_req *rr2c_req(struct rpc_rqst *rq)
 struct rr2c {
 	struct rpc_xprt		xprt;
 	struct delayed_work	connect_work;
-	u32			vers_cap;	/* 1 after a fallback */
+	u32			vers_cap;	/* 1: the server has no v2 */
+	u32			v2_lost;	/* v2 offers that settled nothing */
+	unsigned long		v2_retry;	/* no v2 offer before this */
 	u32			nr_slots;	/* rr2c_req in reqs */
 	bool			ever_failed;
 
@@ -234,9 +268,13 @@ struct rr2c {
 	struct rpcrdma2_reasm	reasm;
 	u32			rx_xid;
 	u32			rx_off;
+	u32			rx_pre;		/* ... copied in place */
+	u32			rx_staged;	/* ... held in rx_stage */
 	bool			rx_active;	/* a message is being received */
 	bool			rx_bc;		/* ... and it is a reverse Call */
 	struct rpc_rqst		*rx_bc_req;	/* its slot, or NULL: dropped */
+	u8			*rx_stage;	/* RR2C_STAGE_SIZE octets */
+	bool			stage_held;	/* by a Reply not yet placed */
 
 	/* MRs of the current connection */
 	struct rr2c_frwr	frwr;
@@ -258,6 +296,10 @@ static inline struct rr2c *rr2c(struct rpc_xprt *xprt)
 }
 
 /* transport.c */
+#if IS_ENABLED(CONFIG_KUNIT)
+u32 rr2c_offer_vers(const struct rr2c *r, u32 max_vers);
+void rr2c_nego_outcome(struct rr2c *r, int ret);
+#endif
 void rr2c_set_grant(struct rr2c *r, u32 grant);
 void rr2c_tx_abandon(struct rr2c *r);
 void rr2c_ep_removing(struct rpcrdma2_ep *ep);
@@ -289,6 +331,8 @@ int rr2c_frwr_remote_inv(struct rr2c *r, struct rr2c_req *req, u32 rkey);
 bool rr2c_frwr_unmap_async(struct rr2c *r, struct rr2c_req *req);
 void rr2c_frwr_unmap_sync(struct rr2c *r, struct rr2c_req *req);
 bool rr2c_frwr_owns(struct rr2c *r, struct rr2c_req *req, u32 handle);
+bool rr2c_frwr_maps(struct rr2c *r, struct rr2c_req *req,
+		    const struct xdr_buf *xb, u32 off, u32 len);
 
 /* sysctl.c */
 u32 rr2c_knob_slots(void);

@@ -17,9 +17,9 @@
  * the CQ's work item), an rkey the server invalidated with Send With
  * Invalidate is checked against the XID's MRs (V2-RINV-08) and simply
  * released; every other MR gets a LOCAL_INV, chained, the last one
- * signaled, and the RPC is completed from that completion, after the
- * pages are DMA-unmapped (V2-SEC-08).  Nothing waits in the CQ's
- * context.
+ * signaled, and the RPC's Reply is placed and the RPC completed from
+ * that completion, after the pages are DMA-unmapped (V2-SEC-08).
+ * Nothing waits in the CQ's context.
  *
  * Abnormal termination.  A task that leaves with MRs still registered
  * (signal, timeout: ->buf_free) invalidates them synchronously before
@@ -502,6 +502,47 @@ bool rr2c_frwr_owns(struct rr2c *r, struct rr2c_req *req, u32 handle)
 	list_for_each_entry(mr, &req->mrs, node)
 		if (mr->state == RR2C_MR_REG && mr->mr->rkey == handle)
 			found = true;
+	spin_unlock(&r->frwr.lock);
+	return found;
+}
+
+/**
+ * rr2c_frwr_maps - does part of @xb lie in a page an MR maps for writing?
+ * @r: the transport
+ * @req: the request
+ * @xb: one of its buffers
+ * @off: where in @xb's stream
+ * @len: how many octets
+ *
+ * For the check that nothing is written into pages still DMA-mapped
+ * for the device (reply.c, CONFIG_RPCRDMA2_DEBUG_DMA).
+ */
+bool rr2c_frwr_maps(struct rr2c *r, struct rr2c_req *req,
+		    const struct xdr_buf *xb, u32 off, u32 len)
+{
+	struct scatterlist *sg;
+	struct rr2c_mr *mr;
+	struct page *page;
+	bool found = false;
+	u32 poff, n;
+	int i;
+
+	spin_lock(&r->frwr.lock);
+	while (!found && len) {
+		n = rr2c_xb_piece(xb, off, len, &page, &poff);
+		if (!n)
+			break;
+		list_for_each_entry(mr, &req->mrs, node) {
+			/* only a device-to-memory unmap writes the pages */
+			if (!mr->nents || mr->dir == DMA_TO_DEVICE)
+				continue;
+			for_each_sg(mr->sg, sg, mr->nsg, i)
+				if (sg_page(sg) == page)
+					found = true;
+		}
+		off += n;
+		len -= n;
+	}
 	spin_unlock(&r->frwr.lock);
 	return found;
 }

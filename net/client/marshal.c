@@ -70,6 +70,27 @@ static bool rr2c_ddp_allowed(const struct rpc_rqst *rq)
 		 (cred->cr_auth->au_flags & RPCAUTH_AUTH_DATATOUCH));
 }
 
+/*
+ * Forget the chunks of the slot's previous Call.  A slot carries one
+ * RPC after another, and a Call without chunks, or one that falls back
+ * to continuation after -E2BIG, must not leave the last Call's handles
+ * and lengths behind: the Reply is checked against them (V2-CHUNK-20),
+ * and a server echoing old handles would otherwise have pages nobody
+ * wrote taken for its data (V2-SEC-17).
+ */
+static void rr2c_marshal_reset(struct rr2c_req *req)
+{
+	req->call_ck = RR2C_CALL_NONE;
+	req->reply_ck = RR2C_REPLY_NONE;
+	req->nr_rsegs = 0;
+	req->rpos = 0;
+	req->rlen = 0;
+	req->nr_wsegs = 0;
+	req->wlen = 0;
+	req->nr_rpsegs = 0;
+	req->rplen = 0;
+}
+
 static u32 rr2c_hdr_min(const struct rr2c *r)
 {
 	return r->conn.vers == RPCRDMA2_VERS_1 ? RPCRDMA1_HDRLEN_MIN :
@@ -113,10 +134,10 @@ enum rr2c_format rr2c_marshal_policy(struct rr2c *r, struct rr2c_req *req)
 	 * page list of one opaque data item (XDRBUF_READ / XDRBUF_WRITE),
 	 * whose length word stays inline (V2-CHUNK-06), one item per chunk
 	 * (V2-CHUNK-09).  A Write chunk covers the whole page list, the
-	 * most the item can be (V2-CHUNK-18).
+	 * most the item can be (V2-CHUNK-18).  Nothing of the slot's
+	 * last Call is kept.
 	 */
-	req->call_ck = RR2C_CALL_NONE;
-	req->reply_ck = RR2C_REPLY_NONE;
+	rr2c_marshal_reset(req);
 	if (r->conn.vers == RPCRDMA2_VERS_2) {
 		if (!ddp || !rr2c_v2_peer_takes_chunks(r))
 			return fits ? RR2C_FMT_INLINE : RR2C_FMT_CONT;
@@ -396,8 +417,11 @@ int rr2c_marshal_prepare(struct rr2c *r, struct rr2c_req *req)
 		rr2c_frwr_unmap_unposted(r, req);
 		req->call_ck = RR2C_CALL_PZRC;
 	}
-	if (ret)
+	if (ret) {
 		rr2c_frwr_unmap_unposted(r, req);
+		/* the Call goes without chunks, or not at all */
+		rr2c_marshal_reset(req);
+	}
 	return ret;
 }
 

@@ -16,7 +16,19 @@
  * request stays pinned (xprt_pin_rqst) while frwr.c invalidates them,
  * and rr2c_reply_finish() completes it from the LOCAL_INV completion
  * (V2-SEC-08).  The pin keeps the task from releasing the request (and
- * its buffers) meanwhile.
+ * its buffers) meanwhile.  Nothing is written into the request's
+ * buffer before its MRs are invalid and DMA-unmapped either: the
+ * unmap would overwrite or drop it under swiotlb or on a non-coherent
+ * device.  The Receive holding the Reply's last message is kept (not
+ * reposted) until then, and the Reply placed from it; it rides the
+ * RPC's own credit, which the RPC holds until it completes.  A
+ * continued Reply's earlier octets that fall at or past the position
+ * of a registered Write chunk's item (or anywhere, with a Reply chunk)
+ * wait in the connection's stage (RR2C_STAGE_SIZE): until the final
+ * message, which alone carries the chunks (V2-CONT-08), nobody knows
+ * whether they are the item or follow it.  rr2c_reply_write() is the
+ * one place octets go into a forward request's buffer, and
+ * CONFIG_RPCRDMA2_DEBUG_DMA checks the rule there.
  *
  * Concurrency: completions run in the CQ's work item, one at a time, so
  * the rx_* and reasm state of struct rr2c need no lock; tx_lock is
@@ -106,6 +118,8 @@ void rr2c_rx_reset(struct rr2c *r)
 	r->rx_bc = false;
 	r->rx_bc_req = NULL;
 	r->rx_off = 0;
+	r->rx_pre = 0;
+	r->rx_staged = 0;
 }
 
 /*
@@ -120,20 +134,134 @@ void rr2c_rx_drop(struct rr2c *r)
 	rr2c_rx_reset(r);
 }
 
-/**
- * rr2c_reply_finish - complete a forward RPC with its held-back Reply
- * @r: the transport
- * @req: the request, pinned; req->rp_status and req->rp_len are set
- *
- * Called once the request's MRs are invalid and unmapped (V2-SEC-08):
- * from the Receive path when there was nothing to invalidate, else
- * from the LOCAL_INV completion.  Unpins the request.
+/* ---- placing a forward Reply ---- */
+
+/*
+ * Every octet the Reply path writes into a forward request's receive
+ * buffer goes through here.  None may land in a page that an MR still
+ * has DMA-mapped (V2-SEC-08): the unmap (DMA_FROM_DEVICE) comes after,
+ * and with swiotlb bouncing or a non-coherent device it overwrites or
+ * drops what the CPU wrote.  CONFIG_RPCRDMA2_DEBUG_DMA checks it.
  */
-void rr2c_reply_finish(struct rr2c *r, struct rr2c_req *req)
+static u32 rr2c_reply_write(struct rr2c *r, struct rr2c_req *req, u32 off,
+			    const void *data, u32 len)
 {
+	struct xdr_buf *xb = &req->rq.rq_private_buf;
+
+	if (IS_ENABLED(CONFIG_RPCRDMA2_DEBUG_DMA) && len &&
+	    rr2c_frwr_maps(r, req, xb, off, len)) {
+		r->stats.mapped_writes++;
+		WARN_ONCE(1, "rpcrdma2: Reply octets written into DMA-mapped pages (xid 0x%08x)\n",
+			  be32_to_cpu(req->rq.rq_xid));
+	}
+	return rpcrdma2_copy_to_xdr(xb, off, data, len);
+}
+
+/*
+ * Octets [@from, @from + @n) of the held Reply's inline stream, @from
+ * at or past rp_pre, to @dst of the receive buffer.  Returns the octets
+ * copied.
+ */
+static u32 rr2c_stream_put(struct rr2c *r, struct rr2c_req *req, u32 from,
+			   u32 n, u32 dst)
+{
+	const u8 *payload = (const u8 *)req->rp_rv->buf + req->rp_off;
+	u32 s = from - req->rp_pre, k, done = 0;
+
+	if (s < req->rp_staged) {
+		k = min(n, req->rp_staged - s);
+		done = rr2c_reply_write(r, req, dst, r->rx_stage + s, k);
+		if (done < k || done == n)
+			return done;
+		s += k;
+	}
+	s -= req->rp_staged;
+	return done + rr2c_reply_write(r, req, dst + done, payload + s,
+				       n - done);
+}
+
+/*
+ * Place the held Reply, its MRs invalid and unmapped (V2-SEC-08).
+ * Without Write chunk data the inline stream follows what is already
+ * in place.  With it (V2-CHUNK-22) the item sits where the upper layer
+ * put its pages: after the head, trimmed to the inline octets that
+ * precede it when those are fewer (the pages are not moved); the
+ * item's octets are already in the pages, and the inline octets after
+ * it follow its XDR pad, which neither the chunk nor the inline stream
+ * carries (V2-CHUNK-10, V2-CHUNK-24).  Returns 0 and the Reply's length
+ * in *@len, or -EIO.
+ */
+static int rr2c_reply_place(struct rr2c *r, struct rr2c_req *req, u32 *len)
+{
+	static const u8 zero[4];
+	struct rpc_rqst *rq = &req->rq;
+	struct xdr_buf *xb = &rq->rq_private_buf;
+	u32 pre = req->rp_pre, wlen = req->rp_wlen;
+	u32 total = pre + req->rp_staged + req->rp_plen;
+	u32 hl = xb->head[0].iov_len, pos, pad, rest;
+
+	if (!wlen) {
+		/* octets beyond the buffer are dropped: the decoder sees */
+		*len = pre + rr2c_stream_put(r, req, pre, total - pre, pre);
+		return 0;
+	}
+	pos = min(hl, total);
+	if (wlen > xb->page_len || pre > pos)	/* cannot be: checked */
+		return -EIO;
+	if (pos < hl) {
+		u32 delta = hl - pos;
+
+		rq->rq_rcv_buf.head[0].iov_len = pos;
+		rq->rq_rcv_buf.buflen -= delta;
+		xb->head[0].iov_len = pos;
+		xb->buflen -= delta;
+	}
+	if (rr2c_stream_put(r, req, pre, pos - pre, pre) != pos - pre)
+		return -EIO;
+	/*
+	 * The length counts the item's pad (the RPC layer takes only
+	 * whole XDR words): after the item comes its pad, then the rest.
+	 */
+	pad = xdr_pad_size(wlen);
+	*len = pos + wlen + pad;
+	rest = total - pos;
+	if (pad && rr2c_reply_write(r, req, pos + wlen, zero, pad) != pad)
+		return -EIO;
+	if (!rest)
+		return 0;
+	if (rr2c_stream_put(r, req, pos, rest, *len) != rest)
+		return -EIO;
+	*len += rest;
+	r->stats.fixup_octets += rest;
+	return 0;
+}
+
+/*
+ * Place the Reply if it is still to be placed, and complete the RPC.
+ * Returns the Receive that held its octets, if any.
+ */
+static struct rpcrdma2_recv *rr2c_reply_complete(struct rr2c *r,
+						 struct rr2c_req *req)
+{
+	struct rpcrdma2_recv *rv = req->rp_rv;
 	struct rpc_xprt *xprt = &r->xprt;
 	struct rpc_rqst *rq = &req->rq;
+	int ret;
 
+	if (req->rp_place) {
+		ret = rr2c_reply_place(r, req, &req->rp_len);
+		if (ret) {
+			req->rp_status = ret;
+			r->stats.bad_chunks++;
+			trace_rpcrdma2_clnt_bad_chunks(be32_to_cpu(rq->rq_xid),
+						       ret);
+		}
+		if (req->rp_staged)
+			r->stage_held = false;
+		req->rp_place = false;
+	}
+	req->rp_rv = NULL;
+	req->rp_pending = false;
 	if (req->rp_status)
 		WRITE_ONCE(req->rp_error, req->rp_status);
 	spin_lock(&xprt->queue_lock);
@@ -142,6 +270,54 @@ void rr2c_reply_finish(struct rr2c *r, struct rr2c_req *req)
 	xprt_complete_rqst(rq->rq_task, req->rp_status ? 0 : req->rp_len);
 	xprt_unpin_rqst(rq);
 	spin_unlock(&xprt->queue_lock);
+	return rv;
+}
+
+/**
+ * rr2c_reply_finish - place and complete a forward RPC's held-back Reply
+ * @r: the transport
+ * @req: the request, pinned; its rp_* fields are set
+ *
+ * Called from the LOCAL_INV completion, once the request's MRs are
+ * invalid and unmapped (V2-SEC-08): only now do the Reply's inline
+ * octets go into its pages.  Unpins the request, and reposts the
+ * Receive that held the octets.
+ */
+void rr2c_reply_finish(struct rr2c *r, struct rr2c_req *req)
+{
+	struct rpcrdma2_recv *rv = rr2c_reply_complete(r, req);
+
+	/* not while the endpoint drains: its buffers are going */
+	if (rv && READ_ONCE(r->frwr.live))
+		rr2c_repost(r, rv);
+}
+
+/*
+ * Find and pin the forward request with @xid.  One whose Reply is
+ * already held back is not completed twice.
+ */
+static struct rpc_rqst *rr2c_reply_pin(struct rr2c *r, u32 xid)
+{
+	struct rpc_xprt *xprt = &r->xprt;
+	struct rpc_rqst *rq;
+
+	spin_lock(&xprt->queue_lock);
+	rq = xprt_lookup_rqst(xprt, cpu_to_be32(xid));
+	if (rq && rr2c_req(rq)->rp_pending)
+		rq = NULL;
+	if (rq)
+		xprt_pin_rqst(rq);
+	spin_unlock(&xprt->queue_lock);
+	if (!rq)
+		r->stats.bad_xids++;
+	return rq;
+}
+
+static void rr2c_reply_unpin(struct rr2c *r, struct rpc_rqst *rq)
+{
+	spin_lock(&r->xprt.queue_lock);
+	xprt_unpin_rqst(rq);
+	spin_unlock(&r->xprt.queue_lock);
 }
 
 /*
@@ -153,73 +329,132 @@ void rr2c_reply_finish(struct rr2c *r, struct rr2c_req *req)
 static bool rr2c_reply_remote_inv(struct rr2c *r, struct rpc_rqst *rq,
 				  const struct rpcrdma2_recv *rv)
 {
-	struct rpc_xprt *xprt = &r->xprt;
-
 	if (!rv->remote_inv ||
 	    !rr2c_frwr_remote_inv(r, rr2c_req(rq), rv->inv_rkey))
 		return true;
 	r->stats.bad_chunks++;
 	trace_rpcrdma2_clnt_bad_chunks(be32_to_cpu(rq->rq_xid), -EPROTO);
-	spin_lock(&xprt->queue_lock);
-	xprt_unpin_rqst(rq);
-	spin_unlock(&xprt->queue_lock);
-	xprt_force_disconnect(xprt);
+	rr2c_reply_unpin(r, rq);
+	xprt_force_disconnect(&r->xprt);
 	return false;
 }
 
 /*
- * The last message of pinned request @rq's Reply has been placed:
- * complete it with @status (0: @len octets arrived) once its MRs are
- * invalidated.
+ * Pinned request @rq's Reply is all here, or failed with @status (0:
+ * @len octets in place, unless rp_place says it is still to be placed):
+ * complete it once its MRs are invalid and unmapped.  Returns true when
+ * the Receive with the Reply's last octets is kept until then: the
+ * caller does not repost it, rr2c_reply_finish() does.
  */
-static void rr2c_reply_done(struct rr2c *r, struct rpc_rqst *rq, int status,
+static bool rr2c_reply_done(struct rr2c *r, struct rpc_rqst *rq, int status,
 			    u32 len)
 {
 	struct rr2c_req *req = rr2c_req(rq);
+	bool held = req->rp_place;
 
 	req->rp_status = status;
 	req->rp_len = len;
-	if (!rr2c_frwr_unmap_async(r, req))
-		rr2c_reply_finish(r, req);
+	if (!held)
+		req->rp_rv = NULL;
+	else if (req->rp_staged)
+		r->stage_held = true;
+	req->rp_pending = true;
+	if (rr2c_frwr_unmap_async(r, req))
+		return held;
+	rr2c_reply_complete(r, req);
+	return false;
 }
 
 /*
- * Copy Reply octets to the request with XID @xid at *@off and, on the
- * last message, complete it with @status (0: the whole Reply arrived).
- * The request is pinned only for the copy, or until its MRs are
- * invalidated after the last message.  Returns false on a protocol
- * error: the rest of the Reply is to be dropped.
+ * The last message of pinned @rq's Reply, in @rv: its @plen octets at
+ * @payload end the inline stream, around @wlen octets of Write chunk
+ * data.  They are placed once the RPC's MRs are unmapped.
  */
-static bool rr2c_reply_copy(struct rr2c *r, u32 xid, const void *data,
-			    u32 len, u32 *off, bool last, int status,
-			    const struct rpcrdma2_recv *rv)
+static bool rr2c_reply_last(struct rr2c *r, struct rpc_rqst *rq,
+			    struct rpcrdma2_recv *rv, const u8 *payload,
+			    u32 plen, u32 wlen)
 {
-	struct rpc_xprt *xprt = &r->xprt;
-	struct rpc_rqst *req;
+	struct rr2c_req *req = rr2c_req(rq);
 
-	spin_lock(&xprt->queue_lock);
-	req = xprt_lookup_rqst(xprt, cpu_to_be32(xid));
-	if (!req) {
-		spin_unlock(&xprt->queue_lock);
-		r->stats.bad_xids++;
-		return true;
-	}
-	xprt_pin_rqst(req);
-	spin_unlock(&xprt->queue_lock);
+	req->rp_rv = rv;
+	req->rp_place = true;
+	req->rp_off = payload - (const u8 *)rv->buf;
+	req->rp_plen = plen;
+	req->rp_pre = r->rx_pre;
+	req->rp_staged = r->rx_staged;
+	req->rp_wlen = wlen;
+	return rr2c_reply_done(r, rq, 0, 0);
+}
 
-	if (!rr2c_reply_remote_inv(r, req, rv))
-		return false;
-	if (len)
-		*off += rpcrdma2_copy_to_xdr(&req->rq_private_buf, *off, data,
-					     len);
-	if (last) {
-		rr2c_reply_done(r, req, status, *off);
-		return true;
+/*
+ * Below this offset a continued Reply's octets go straight into place;
+ * from it on they may land where a Write or Reply chunk's pages are
+ * still DMA-mapped, or belong after an item whose length only the
+ * final message tells (V2-CONT-08), so they are staged.
+ */
+static u32 rr2c_direct_limit(const struct rr2c_req *req)
+{
+	if (req->nr_rpsegs)
+		return 0;
+	if (req->nr_wsegs)
+		return req->rq.rq_private_buf.head[0].iov_len;
+	return U32_MAX;
+}
+
+/* A message of a continued Reply before the last: in place or staged. */
+static int rr2c_reply_stream(struct rr2c *r, struct rr2c_req *req,
+			     const u8 *data, u32 len)
+{
+	u32 lim = rr2c_direct_limit(req), n;
+
+	if (!r->rx_staged && r->rx_pre < lim) {
+		n = min(len, lim - r->rx_pre);
+		r->rx_pre += rr2c_reply_write(r, req, r->rx_pre, data, n);
+		data += n;
+		len -= n;
 	}
-	spin_lock(&xprt->queue_lock);
-	xprt_unpin_rqst(req);
-	spin_unlock(&xprt->queue_lock);
-	return true;
+	if (!len)
+		return 0;
+	/* another Reply's octets wait there for their pages */
+	if (r->stage_held)
+		return -EBUSY;
+	if (len > RR2C_STAGE_SIZE - r->rx_staged)
+		return -EMSGSIZE;
+	memcpy(r->rx_stage + r->rx_staged, data, len);
+	r->rx_staged += len;
+	return 0;
+}
+
+/*
+ * One message of a forward Reply without chunk lists; the request is
+ * found and pinned again for each.  Returns 1 when @rv is held (the
+ * last message, placed once the MRs are unmapped), 0, or a negative
+ * errno: the rest of the Reply is to be dropped.
+ */
+static int rr2c_reply_part(struct rr2c *r, struct rpcrdma2_recv *rv,
+			   const u8 *payload, u32 plen, bool last)
+{
+	struct rpc_rqst *rq = rr2c_reply_pin(r, r->rx_xid);
+	int ret;
+
+	if (!rq)
+		return 0;
+	if (!rr2c_reply_remote_inv(r, rq, rv))
+		return -EPROTO;
+	if (last)
+		return rr2c_reply_last(r, rq, rv, payload, plen, 0);
+	ret = rr2c_reply_stream(r, rr2c_req(rq), payload, plen);
+	if (ret == -EMSGSIZE) {
+		/* it cannot be placed: fail it rather than retransmit */
+		r->stats.bad_chunks++;
+		trace_rpcrdma2_clnt_bad_chunks(r->rx_xid, ret);
+		rr2c_reply_done(r, rq, -EIO, 0);
+		return ret;
+	}
+	if (ret == -EBUSY)
+		r->stats.stage_busy++;
+	rr2c_reply_unpin(r, rq);
+	return ret;
 }
 
 /* The first message of a forward Reply or a reverse Call. */
@@ -243,41 +478,45 @@ static void rr2c_rx_start(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 		r->rx_bc_req = rr2c_bc_take(r, hdr->xid);
 }
 
-/* An RPC message, or one part of a continued one. */
-static void rr2c_recv_msg(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
-			  const struct rpcrdma2_recv *rv)
+/*
+ * An RPC message, or one part of a continued one.  Returns true when
+ * @rv is held until the Reply is placed (rr2c_reply_done()).
+ */
+static bool rr2c_recv_msg(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
+			  struct rpcrdma2_recv *rv)
 {
 	const void *buf = rv->buf;
 	u32 len = rv->len;
 	const u8 *payload = (const u8 *)buf + hdr->hdrlen;
 	u32 plen = len - hdr->hdrlen;
 	bool more = hdr->flags & RDMA2_F_MORE;
+	int held = 0;
 
 	switch (rpcrdma2_reasm_add(&r->reasm, hdr, plen)) {
 	case RPCRDMA2_REASM_DISCARD:
-		return;
+		return false;
 	case RPCRDMA2_REASM_FAULT:
 		/* V2-ERR-24: a Requester drops, answers nothing */
 		rr2c_rx_drop(r);
 		r->stats.bad_hdrs++;
-		return;
+		return false;
 	default:
 		break;
 	}
 	if (r->reasm.nmsgs == 1) {
 		rr2c_rx_start(r, hdr, payload, plen);
 		if (!r->rx_active)
-			return;
+			return false;
 	}
 	if (rpcrdma2_seq_ack_due(r->reasm.nmsgs, more))
 		rr2c_send_ack(r);
 	if (!r->rx_bc) {
-		if (!rr2c_reply_copy(r, r->rx_xid, payload, plen, &r->rx_off,
-				     !more, 0, rv)) {
+		held = rr2c_reply_part(r, rv, payload, plen, !more);
+		if (held < 0) {
 			/* nothing more of it completes the RPC */
 			rpcrdma2_reasm_abort(&r->reasm, hdr);
 			rr2c_rx_drop(r);
-			return;
+			return false;
 		}
 	} else if (r->rx_bc_req) {
 		u32 n = rpcrdma2_copy_to_xdr(&r->rx_bc_req->rq_private_buf,
@@ -299,6 +538,7 @@ static void rr2c_recv_msg(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 	}
 	if (!more)
 		rr2c_rx_reset(r);
+	return held > 0;
 }
 
 /*
@@ -327,8 +567,8 @@ static int rr2c_errno(const struct rpcrdma2_hdr *hdr)
 static void rr2c_recv_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 			    const struct rpcrdma2_recv *rv)
 {
+	struct rpc_rqst *rq;
 	bool cut = false;
-	u32 off = 0;
 
 	r->stats.errors++;
 	trace_rpcrdma2_clnt_error(hdr->xid, hdr->vers, hdr->err);
@@ -349,7 +589,9 @@ static void rr2c_recv_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 		rpcrdma2_reasm_abort(&r->reasm, hdr);
 		rr2c_rx_reset(r);
 	}
-	rr2c_reply_copy(r, hdr->xid, NULL, 0, &off, true, rr2c_errno(hdr), rv);
+	rq = rr2c_reply_pin(r, hdr->xid);
+	if (rq && rr2c_reply_remote_inv(r, rq, rv))
+		rr2c_reply_done(r, rq, rr2c_errno(hdr), 0);
 }
 
 /* ---- the seed 004 characteristics exchange (shared/xch.c), opt-in ---- */
@@ -488,76 +730,24 @@ static bool rr2c_is_reverse_call(const struct rpcrdma2_hdr *hdr,
 }
 
 /*
- * V2-CHUNK-22: an RDMA_MSG Reply whose result item went into the Write
- * chunk.  The item sits where the upper layer put its pages: after the
- * head, trimmed to the inline octets that precede it when those are
- * fewer (the pages are not moved).  The item's octets are already in
- * the pages; whatever inline octets follow it are copied after the
- * item and its XDR pad, which neither the chunk nor the inline stream
- * carries (V2-CHUNK-10, V2-CHUNK-24).
+ * Check a Reply's chunk lists against what @req's Call offered.
+ * Returns 0, with the Write chunk's octets in *@wlen and, for a Reply
+ * in Special Format, its length in *@len; or -EIO when the chunks
+ * contradict the offer: the RPC fails, and nothing is written.
  */
-static int rr2c_reply_fixup(struct rr2c *r, struct rr2c_req *req,
-			    const u8 *p, u32 plen, u32 wlen, u32 *len)
+static int rr2c_reply_chunks(struct rr2c *r, struct rr2c_req *req,
+			     const struct rpcrdma2_hdr *hdr, const void *buf,
+			     u32 *wlen, u32 *len)
 {
-	static const u8 zero[4];
-	struct rpc_rqst *rq = &req->rq;
-	struct xdr_buf *xb = &rq->rq_private_buf;
-	u32 hl = xb->head[0].iov_len, pos, pad, rest;
-
-	if (!wlen) {
-		/* an unused Write chunk: the Reply is all inline */
-		*len = rpcrdma2_copy_to_xdr(xb, 0, p, plen);
-		return 0;
-	}
-	if (wlen > xb->page_len)		/* cannot be: checked */
-		return -EIO;
-	pos = min(hl, plen);
-	if (pos < hl) {
-		u32 delta = hl - pos;
-
-		rq->rq_rcv_buf.head[0].iov_len = pos;
-		rq->rq_rcv_buf.buflen -= delta;
-		xb->head[0].iov_len = pos;
-		xb->buflen -= delta;
-	}
-	if (rpcrdma2_copy_to_xdr(xb, 0, p, pos) != pos)
-		return -EIO;
-	/*
-	 * The length counts the item's pad (the RPC layer takes only
-	 * whole XDR words): after the item comes its pad, then the rest.
-	 */
-	pad = xdr_pad_size(wlen);
-	*len = pos + wlen + pad;
-	rest = plen - pos;
-	if (pad && rpcrdma2_copy_to_xdr(xb, pos + wlen, zero, pad) != pad)
-		return -EIO;
-	if (!rest)
-		return 0;
-	if (rpcrdma2_copy_to_xdr(xb, *len, p + pos, rest) != rest)
-		return -EIO;
-	*len += rest;
-	r->stats.fixup_octets += rest;
-	return 0;
-}
-
-/*
- * Place a Reply that came with chunk lists into @req.  Returns 0 and
- * the Reply's length in *@len, or -EIO when the chunks contradict what
- * the Call offered: the RPC fails, and nothing was written outside the
- * request's buffer.
- */
-static int rr2c_reply_place(struct rr2c *r, struct rr2c_req *req,
-			    const struct rpcrdma2_hdr *hdr, const void *buf,
-			    const u8 *payload, u32 plen, u32 *len)
-{
-	int wlen = 0, rplen = 0;
+	int w = 0, rplen = 0;
 
 	if (hdr->reads.chunks)			/* V2-CHUNK-26 */
 		return -EIO;
 	if (hdr->writes.chunks) {
-		wlen = rpcrdma2_returned_chunk_len(buf, hdr, false,
-						   req->wsegs, req->nr_wsegs);
-		if (wlen < 0 || wlen > req->wlen)
+		w = rpcrdma2_returned_chunk_len(buf, hdr, false, req->wsegs,
+						req->nr_wsegs);
+		if (w < 0 || w > req->wlen ||
+		    w > req->rq.rq_private_buf.page_len)
 			return -EIO;
 	}
 	if (hdr->reply.chunks) {
@@ -567,70 +757,81 @@ static int rr2c_reply_place(struct rr2c *r, struct rr2c_req *req,
 		if (rplen < 0 || rplen > req->rplen)
 			return -EIO;
 	}
-	r->stats.rdma_reply_octets += wlen + rplen;
+	r->stats.rdma_reply_octets += w + rplen;
+	*wlen = w;
 	if (hdr->htype == RDMA2_NOMSG) {
 		/* V2-SPEC-01: the whole Reply is in the Reply chunk */
-		if (!rplen || wlen)
+		if (!rplen || w)
 			return -EIO;
 		*len = rplen;
 		return 0;
 	}
 	if (rplen)		/* the Reply is inline: no octets in the chunk */
 		return -EIO;
-	return rr2c_reply_fixup(r, req, payload, plen, wlen, len);
+	return 0;
 }
 
 /*
- * A forward Reply with chunk lists, or in Special Format.  It is never
- * part of a continued message (V2-CONT-08).
+ * A forward Reply with chunk lists, or in Special Format.  Chunks come
+ * only in the final message of a sequence (V2-CONT-08), and a Responder
+ * whose Write list and Reply chunk cannot hold a Reply continues it
+ * (V2-CONT-11): the earlier messages, taken by rr2c_recv_msg(), begin
+ * the inline stream this one ends.  Returns true when @rv is held until
+ * the Reply is placed.
  */
-static void rr2c_recv_chunks(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
-			     const struct rpcrdma2_recv *rv)
+static bool rr2c_recv_chunks(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
+			     struct rpcrdma2_recv *rv)
 {
 	const u8 *payload = (const u8 *)rv->buf + hdr->hdrlen;
-	u32 plen = rv->len - hdr->hdrlen, len = 0;
-	struct rpc_xprt *xprt = &r->xprt;
+	u32 plen = rv->len - hdr->hdrlen, len = 0, wlen = 0;
 	struct rpc_rqst *rq;
+	bool held = false;
 	int status;
 
 	switch (rpcrdma2_reasm_add(&r->reasm, hdr, plen)) {
 	case RPCRDMA2_REASM_DISCARD:
-		return;
+		return false;
 	case RPCRDMA2_REASM_DONE:
-		if (r->reasm.nmsgs == 1)
-			break;
-		fallthrough;
+		break;
 	default:
 		rpcrdma2_reasm_abort(&r->reasm, hdr);
 		rr2c_rx_drop(r);
 		r->stats.bad_hdrs++;
-		return;
+		return false;
 	}
-	rr2c_rx_drop(r);
-	/* V2-ERR-26: rdma_xid is the XID of the RPC message it carries */
-	if (hdr->htype == RDMA2_MSG && !rpcrdma2_rpc_xid_ok(hdr, payload, plen)) {
-		r->stats.bad_hdrs++;
-		return;
+	if (r->reasm.nmsgs > 1) {
+		/* the end of the forward Reply being received */
+		if (!r->rx_active || r->rx_bc || r->rx_xid != hdr->xid) {
+			rr2c_rx_drop(r);
+			r->stats.bad_hdrs++;
+			return false;
+		}
+	} else {
+		rr2c_rx_drop(r);
+		/* V2-ERR-26: rdma_xid is the XID of the RPC it carries */
+		if (hdr->htype == RDMA2_MSG &&
+		    !rpcrdma2_rpc_xid_ok(hdr, payload, plen)) {
+			r->stats.bad_hdrs++;
+			return false;
+		}
 	}
-	spin_lock(&xprt->queue_lock);
-	rq = xprt_lookup_rqst(xprt, cpu_to_be32(hdr->xid));
-	if (!rq) {
-		spin_unlock(&xprt->queue_lock);
-		r->stats.bad_xids++;
-		return;
-	}
-	xprt_pin_rqst(rq);
-	spin_unlock(&xprt->queue_lock);
-
-	if (!rr2c_reply_remote_inv(r, rq, rv))
-		return;
-	status = rr2c_reply_place(r, rr2c_req(rq), hdr, rv->buf, payload, plen,
-				  &len);
+	rq = rr2c_reply_pin(r, hdr->xid);
+	if (!rq || !rr2c_reply_remote_inv(r, rq, rv))
+		goto out;
+	status = rr2c_reply_chunks(r, rr2c_req(rq), hdr, rv->buf, &wlen,
+				   &len);
 	if (status) {
 		r->stats.bad_chunks++;
 		trace_rpcrdma2_clnt_bad_chunks(hdr->xid, status);
+		rr2c_reply_done(r, rq, status, 0);
+	} else if (hdr->htype == RDMA2_NOMSG) {
+		rr2c_reply_done(r, rq, 0, len);
+	} else {
+		held = rr2c_reply_last(r, rq, rv, payload, plen, wlen);
 	}
-	rr2c_reply_done(r, rq, status, len);
+out:
+	rr2c_rx_reset(r);
+	return held;
 }
 
 /*
@@ -670,6 +871,7 @@ static void rr2c_recv_done(struct rpcrdma2_recv *rv)
 	struct rr2c *r = rv->ep->priv;
 	struct rpcrdma2_limits lim = rr2c_reply_limits;
 	struct rpcrdma2_hdr hdr;
+	bool held = false;
 	int ret;
 
 	if (rv->status != IB_WC_SUCCESS) {
@@ -728,9 +930,9 @@ static void rr2c_recv_done(struct rpcrdma2_recv *rv)
 	switch (hdr.htype) {
 	case RDMA2_MSG:
 		if (rpcrdma2_hdr_has_chunks(&hdr))
-			rr2c_recv_chunks(r, &hdr, rv);
+			held = rr2c_recv_chunks(r, &hdr, rv);
 		else
-			rr2c_recv_msg(r, &hdr, rv);
+			held = rr2c_recv_msg(r, &hdr, rv);
 		break;
 	case RDMA2_ERROR:
 		if (!rr2c_xch_refused(r, &hdr))
@@ -739,7 +941,7 @@ static void rr2c_recv_done(struct rpcrdma2_recv *rv)
 	case RDMA2_NOMSG:
 		/* the codec let through only a NOMSG with chunks (E-07) */
 		if (!rr2c_is_reverse_call(&hdr, rv)) {
-			rr2c_recv_chunks(r, &hdr, rv);
+			held = rr2c_recv_chunks(r, &hdr, rv);
 			break;
 		}
 		fallthrough;
@@ -752,7 +954,9 @@ static void rr2c_recv_done(struct rpcrdma2_recv *rv)
 		break;
 	}
 repost:
-	rr2c_repost(r, rv);
+	/* a Receive held for its Reply is reposted by rr2c_reply_finish() */
+	if (!held)
+		rr2c_repost(r, rv);
 }
 
 /* The endpoint is going: its MRs go before the PD. */

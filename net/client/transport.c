@@ -211,6 +211,54 @@ static int rr2c_hello(struct rr2c *r)
 	return 0;
 }
 
+/**
+ * rr2c_nego_outcome - what a Version 2 negotiation means for later ones
+ * @r: the transport
+ * @ret: 0 (Version 2 settled), -EPFNOSUPPORT (the server has no
+ *	 Version 2: it settled Version 1 or answered in Version 1),
+ *	 -EPROTONOSUPPORT (it speaks neither version), or another errno
+ *	 (the first message was lost, dropped or drew nothing that settles)
+ *
+ * A server that said it has no Version 2 is never offered it again on
+ * this transport (V2-ERR-15, V2-FRAME-18).  One whose answer was lost
+ * or made no sense gets Version 1 on the next connections rather than
+ * a negotiation loop (V2-FRAME-19), and Version 2 again later, a
+ * bounded number of times (rr2c_offer_vers()).
+ */
+VISIBLE_IF_KUNIT void rr2c_nego_outcome(struct rr2c *r, int ret)
+{
+	switch (ret) {
+	case 0:
+		r->v2_lost = 0;
+		break;
+	case -EPFNOSUPPORT:
+		r->vers_cap = RPCRDMA2_VERS_1;
+		break;
+	case -EPROTONOSUPPORT:
+		break;			/* nothing to offer would help */
+	default:
+		if (r->v2_lost < RR2C_V2_TRIES)
+			r->v2_lost++;
+		r->v2_retry = jiffies + r->v2_lost * RR2C_V2_RETRY;
+		break;
+	}
+}
+
+/**
+ * rr2c_offer_vers - the highest version the next connection offers
+ * @r: the transport
+ * @max_vers: the rdmavers module parameter
+ */
+VISIBLE_IF_KUNIT u32 rr2c_offer_vers(const struct rr2c *r, u32 max_vers)
+{
+	if (r->vers_cap < max_vers)
+		return r->vers_cap;
+	if (r->v2_lost && (r->v2_lost >= RR2C_V2_TRIES ||
+			   time_before(jiffies, r->v2_retry)))
+		return min_t(u32, max_vers, RPCRDMA2_VERS_1);
+	return max_vers;
+}
+
 static int rr2c_settle(struct rr2c *r)
 {
 	int ret;
@@ -228,27 +276,25 @@ static int rr2c_settle(struct rr2c *r)
 	if (ret)
 		return ret;
 	if (!wait_for_completion_timeout(&r->nego_done, RR2C_NEGO_TIMEOUT) ||
-	    r->nego_lost) {
-		/*
-		 * V2-FRAME-19: the first message went unanswered or the
-		 * connection died under it; assume a server without
-		 * Version 2 from now on rather than loop.
-		 */
-		r->vers_cap = RPCRDMA2_VERS_1;
-		return -ETIMEDOUT;
-	}
-	/*
-	 * V2-FRAME-18, V2-FRAME-19: whatever ended the negotiation other
-	 * than a Version 2 settlement (a fallback, or a first reply that
-	 * made no sense), later connections of this transport offer
-	 * Version 1 at once instead of negotiating in a loop, and so never
-	 * again a version the server refused (V2-ERR-15).
-	 */
-	if (r->nego != RPCRDMA2_NEGO_DONE || r->conn.vers != RPCRDMA2_VERS_2)
-		r->vers_cap = RPCRDMA2_VERS_1;
-	if (r->nego != RPCRDMA2_NEGO_DONE)
-		return -EPROTO;
-	return 0;
+	    r->nego_lost)
+		ret = -ETIMEDOUT;
+	else if (r->nego == RPCRDMA2_NEGO_DONE)
+		ret = r->conn.vers == RPCRDMA2_VERS_2 ? 0 : -EPFNOSUPPORT;
+	else if (r->nego == RPCRDMA2_NEGO_NO_V2)
+		ret = -EPFNOSUPPORT;
+	else if (r->nego == RPCRDMA2_NEGO_NO_VERS)
+		ret = -EPROTONOSUPPORT;
+	else
+		ret = -EPROTO;
+	rr2c_nego_outcome(r, ret);
+	if (ret == -EPFNOSUPPORT)	/* settled on Version 1, or to be */
+		ret = r->nego == RPCRDMA2_NEGO_DONE ? 0 : -EPROTO;
+	if (ret == -EPROTONOSUPPORT)
+		pr_warn_ratelimited("rpcrdma2: %s speaks only RPC-over-RDMA versions %u to %u; this client speaks 1 and 2\n",
+				    r->xprt.address_strings[RPC_DISPLAY_ADDR],
+				    r->conn.peer_vers_low,
+				    r->conn.peer_vers_high);
+	return ret;
 }
 
 static int rr2c_connect(struct rr2c *r)
@@ -310,8 +356,8 @@ static int rr2c_connect(struct rr2c *r)
 		goto fail;
 
 	memset(&r->local, 0, sizeof(r->local));
-	r->local.max_vers = rpcrdma2_max_version(RPCRDMA2_CLIENT);
-	r->local.max_vers = min(r->local.max_vers, r->vers_cap);
+	r->local.max_vers = rr2c_offer_vers(r,
+					    rpcrdma2_max_version(RPCRDMA2_CLIENT));
 	r->local.send_size = attr.send_size;
 	r->local.recv_size = attr.recv_size;
 	/* V2-RDIR-10/12: the reverse Calls this client takes */
@@ -372,6 +418,7 @@ fail_id:
 #define RR2C_HINT_NO_DEVICE "no RDMA device reaches this address: check that the interface towards the server is an RDMA one and up (rdma link show)"
 #define RR2C_HINT_NO_SERVER "check that the server is up and its nfsd listens for RDMA on this port (rpc.nfsd --rdma=20049, or rdma=y in /etc/nfs.conf)"
 #define RR2C_HINT_NEGO "the server's Version 2 negotiation failed; the next attempt offers Version 1"
+#define RR2C_HINT_NO_VERS "the server speaks neither RPC-over-RDMA version 1 nor 2"
 #define RR2C_HINT_NO_FRWR "the RDMA device cannot do FRWR memory registration, which rpcrdma2 needs: use another device or the stock rpcrdma module"
 #define RR2C_HINT_NO_MEM "out of memory: lower /proc/sys/sunrpc/rdma_slot_table_entries or rdma_max_inline_read"
 #define RR2C_HINT_OTHER "check the RDMA device (rdma link show) and the server"
@@ -390,6 +437,8 @@ static const char *rr2c_connect_hint(int err)
 		return RR2C_HINT_NO_SERVER;
 	case -EPROTO:
 		return RR2C_HINT_NEGO;
+	case -EPROTONOSUPPORT:
+		return RR2C_HINT_NO_VERS;
 	case -EOPNOTSUPP:
 		return RR2C_HINT_NO_FRWR;
 	case -ENOMEM:
@@ -473,6 +522,7 @@ static void rr2c_op_destroy(struct rpc_xprt *xprt)
 	rr2c_bc_destroy(xprt, UINT_MAX);
 	rpcrdma2_xprt_free_addresses(xprt);
 	kvfree(r->reqs);
+	kvfree(r->rx_stage);
 	xprt_free(xprt);
 	module_put(THIS_MODULE);
 }
@@ -1044,7 +1094,9 @@ static struct rpc_xprt *rpcrdma2_clnt_setup(struct xprt_create *args)
 	INIT_LIST_HEAD(&r->req_free);
 	spin_lock_init(&r->frwr.lock);
 	INIT_LIST_HEAD(&r->frwr.free);
-	if (rr2c_reqs_alloc(r)) {
+	r->rx_stage = kvmalloc(RR2C_STAGE_SIZE, GFP_KERNEL);
+	if (!r->rx_stage || rr2c_reqs_alloc(r)) {
+		kvfree(r->rx_stage);
 		xprt_free(xprt);
 		module_put(THIS_MODULE);
 		return ERR_PTR(-ENOMEM);

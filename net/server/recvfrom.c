@@ -392,6 +392,9 @@ static bool rr2s_negotiate(struct rr2s_conn *c, struct rpcrdma2_recv *rv)
 	if (n == RPCRDMA2_NEGO_REPLY || n == RPCRDMA2_NEGO_REJECT ||
 	    n == RPCRDMA2_NEGO_REJECT_REPLY)
 		rr2s_send_ctrl(c, out, outlen);
+	/* a server's REPLY is its CONNPROP (nego.c, server_settle) */
+	if (n == RPCRDMA2_NEGO_REPLY || n == RPCRDMA2_NEGO_REJECT_REPLY)
+		c->props_sent = true;
 	if (n == RPCRDMA2_NEGO_REJECT_REPLY)	/* E-35: then our CONNPROP */
 		rr2s_send_ctrl(c, out, rpcrdma2_nego_server_hello(&c->local, out,
 								  sizeof(out)));
@@ -444,6 +447,15 @@ void rr2s_recv_done(struct rpcrdma2_recv *rv)
 	if (!c->conn.vers && !rr2s_negotiate(c, rv))
 		goto repost;
 	lim = rr2s_limits;
+	/*
+	 * V2-CHUNK-31, V2-PROP-08: a client that opened with a Call
+	 * before our CONNPROP went out has only the default RCSIZ to
+	 * stay within, so that is what we take from it, and what SEGMENTS
+	 * says (V2-ERR-38), until it has seen ours.
+	 */
+	if (c->conn.vers == RPCRDMA2_VERS_2 && !c->props_sent)
+		lim.max_segments = min_t(u32, lim.max_segments,
+					 RDMA2_PROP_RCSIZ_DEFAULT);
 	lim.xchar = c->conn.xch.on;	/* else INVAL_HTYPE (XCH-XOP-11) */
 	ret = rpcrdma2_decode_hdr(rv->buf, rv->len, c->conn.vers, &lim, &h);
 	trace_rpcrdma2_recv(&c->b.xprt.xpt_remote, rv->len, ret, &h);

@@ -153,6 +153,11 @@ struct rr2s_conn {
 	struct rpcrdma2_pool	pool;
 	struct rpcrdma2_local	local;
 	struct rpcrdma2_conn	conn;
+	/*
+	 * Our CONNPROP has gone out (CQ work item only): until then the
+	 * client knows only the default properties (V2-PROP-08).
+	 */
+	bool			props_sent;
 
 	/* queued Calls (CQ work item -> nfsd), under rq_lock */
 	spinlock_t		rq_lock;

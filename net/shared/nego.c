@@ -19,6 +19,15 @@
  *   - a Version 2 BAD_PROPVAL means the server uses defaults for all we
  *     sent; we do not re-send after our final CONNPROP and keep waiting
  *     for the server's (E-35, V2-ERR-31);
+ *   - an ERR_VERS whose range holds neither 1 nor 2 ends it with
+ *     RPCRDMA2_NEGO_NO_VERS, and any other Version 1 message with
+ *     RPCRDMA2_NEGO_NO_V2: the server has no Version 2 (V2-ERR-15);
+ *   - what the receiver of any message discards silently is discarded
+ *     and the client keeps waiting: runts (V2-ERR-01), errors with an
+ *     unknown code or a continuation flag (V2-ERR-06, V2-CONT-07), a
+ *     malformed MSG or NOMSG (V2-ERR-24: a Requester only drops); an
+ *     unknown htype or TPMORE on a MSG or NOMSG is answered with
+ *     INVAL_HTYPE (V2-FRAME-13, V2-PROP-12, V2-ERR-21) and discarded;
  *   - anything else fails the connection (a Requester that cannot
  *     settle has nothing better to do; the transport reconnects).
  * With rdmavers=1 the client settles Version 1 at once and sends RPCs.
@@ -289,8 +298,14 @@ static enum rpcrdma2_nego client_vers(struct rpcrdma2_conn *c,
 {
 	if (c->peer_props_seen)		/* not the answer to our first */
 		return RPCRDMA2_NEGO_FAIL;
-	if (low > RPCRDMA2_VERS_1 || high < RPCRDMA2_VERS_1)
-		return RPCRDMA2_NEGO_FAIL;
+	if (low > RPCRDMA2_VERS_1 || high < RPCRDMA2_VERS_1) {
+		/* refusing 2 while naming it makes no sense */
+		if (low <= RPCRDMA2_VERS_2 && high >= RPCRDMA2_VERS_2)
+			return RPCRDMA2_NEGO_FAIL;
+		c->peer_vers_low = low;
+		c->peer_vers_high = high;
+		return RPCRDMA2_NEGO_NO_VERS;
+	}
 	c->vers = RPCRDMA2_VERS_1;	/* E-12: the one change */
 	rpcrdma2_conn_thresholds(c, l);
 	return RPCRDMA2_NEGO_DONE;
@@ -357,7 +372,9 @@ static enum rpcrdma2_nego client_connprop(struct rpcrdma2_conn *c,
  * @outlen: octets encoded at @out; 0 when there is nothing to send
  *
  * Returns RPCRDMA2_NEGO_MORE (wait), _REJECT (send @out, wait), _DONE
- * (settled), _REPLY (send @out; settled) or _FAIL (disconnect).
+ * (settled), _REPLY (send @out; settled), _NO_V2 (disconnect; the
+ * server has no Version 2), _NO_VERS (disconnect; it speaks neither
+ * version) or _FAIL (disconnect).
  */
 enum rpcrdma2_nego rpcrdma2_nego_client_recv(struct rpcrdma2_conn *c,
 					     const struct rpcrdma2_local *l,
@@ -373,7 +390,7 @@ enum rpcrdma2_nego rpcrdma2_nego_client_recv(struct rpcrdma2_conn *c,
 	case RPCRDMA2_FIRST_V1_ERR_VERS:
 		return client_vers(c, l, low, high);
 	case RPCRDMA2_FIRST_GARBAGE:
-		return RPCRDMA2_NEGO_FAIL;
+		return RPCRDMA2_NEGO_MORE;	/* a runt error: V2-ERR-01 */
 	default:
 		break;
 	}
@@ -382,8 +399,22 @@ enum rpcrdma2_nego rpcrdma2_nego_client_recv(struct rpcrdma2_conn *c,
 	if (nego_connprop_part(c, &hdr, ret))
 		return client_connprop(c, l, &hdr, ret, buf, len, out, size,
 				       outlen);
-	if (ret || hdr.vers != RPCRDMA2_VERS_2)
+	switch (ret) {
+	case 0:
+		break;
+	case RPCRDMA2_DROP:	/* runts, unknown or flagged errors */
+		return RPCRDMA2_NEGO_MORE;
+	case RDMA2_ERR_VERS:	/* a version above 2: nothing to settle */
 		return RPCRDMA2_NEGO_FAIL;
+	case RDMA2_ERR_INVAL_HTYPE:
+		/* V2-FRAME-13, V2-PROP-12, V2-ERR-21: answered, discarded */
+		*outlen = nego_error(l, &hdr, RDMA2_ERR_INVAL_HTYPE, out, size);
+		return *outlen ? RPCRDMA2_NEGO_REJECT : RPCRDMA2_NEGO_MORE;
+	default:
+		return RPCRDMA2_NEGO_MORE;	/* V2-ERR-24: only dropped */
+	}
+	if (hdr.vers != RPCRDMA2_VERS_2)
+		return RPCRDMA2_NEGO_NO_V2;	/* V2-ERR-15 */
 	if (hdr.htype == RDMA2_ERROR)
 		return client_error(c, l, &hdr);
 	return RPCRDMA2_NEGO_FAIL;

@@ -52,6 +52,9 @@ struct rpcrdma2_conn {
 	bool			peer_props_seen; /* a CONNPROP came */
 	bool			own_props_rejected; /* BAD_PROPVAL (E-35) */
 	bool			peer_remote_inv;
+	/* the range of an ERR_VERS that ended the negotiation (client) */
+	u32			peer_vers_low;
+	u32			peer_vers_high;
 	/*
 	 * The peer's HOSTAUTH (V2-PROP-09), as received: its length (0 if
 	 * absent) and its first RPCRDMA2_HOSTAUTH_MAX octets.  Nothing
@@ -80,6 +83,17 @@ enum rpcrdma2_nego {
 	 * this end's CONNPROP (rpcrdma2_nego_server_hello()), E-35.
 	 */
 	RPCRDMA2_NEGO_REJECT_REPLY,
+	/*
+	 * Client only: the server answered in Version 1 with something
+	 * other than ERR_VERS; it has no Version 2 (V2-ERR-15): fail this
+	 * connection and offer only Version 1 from now on.
+	 */
+	RPCRDMA2_NEGO_NO_V2,
+	/*
+	 * Client only: ERR_VERS naming neither 1 nor 2 (peer_vers_low and
+	 * peer_vers_high say what): nothing to speak, fail the connection.
+	 */
+	RPCRDMA2_NEGO_NO_VERS,
 };
 
 void rpcrdma2_conn_init(struct rpcrdma2_conn *c,

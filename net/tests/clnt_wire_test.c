@@ -444,6 +444,102 @@ static void rr2w_bad_first_reply_no_loop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rr2c(rr2w_xprt(w))->stats.hellos, 1);
 }
 
+/*
+ * While the client negotiates, the raw server sends what every receiver
+ * discards before its CONNPROP; the client keeps waiting and settles
+ * Version 2 on this connection, with one CONNPROP of its own:
+ *   V2-ERR-01: a runt; V2-ERR-06: an error with an unknown code;
+ *   V2-CONT-07: an error with F_MORE; V2-PROP-12, V2-ERR-21: a MSG with
+ *   TPMORE, which draws INVAL_HTYPE.
+ */
+static void rr2w_v2_err_06_nego_discards(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	struct rr2c *r = rr2c(rr2w_xprt(w));
+	struct rpcrdma2_props p = {
+		.present = (1u << (RDMA2_PROPID_SBSIZ - 1)) |
+			   (1u << (RDMA2_PROPID_RBSIZ - 1)),
+		.sbsiz = 4096,
+		.rbsiz = 4096,
+	};
+	struct rpcrdma2_hdr h;
+	u8 msg[128], pl[64];
+	u32 n;
+
+	rr2w_call(w);
+	rr2w_accept(w);
+	rr2w_take_connprop(w);
+	memset(msg, 0, sizeof(msg));
+	rr2w_hdr(msg, 0x61, RPCRDMA2_VERS_2, RDMA2_MSG, RDMA2_F_RESPONSE);
+	rr2w_send(w, msg, 12);
+	rr2w_hdr(msg, 0x62, RPCRDMA2_VERS_2, RDMA2_ERROR, RDMA2_F_RESPONSE);
+	put_unaligned_be32(77, msg + 20);
+	rr2w_send(w, msg, 24);
+	rr2w_hdr(msg, 0x63, RPCRDMA2_VERS_2, RDMA2_ERROR,
+		 RDMA2_F_RESPONSE | RDMA2_F_MORE);
+	put_unaligned_be32(RDMA2_ERR_BAD_XDR, msg + 20);
+	rr2w_send(w, msg, 24);
+	n = rr2w_msg(msg, 0x64, RPCRDMA2_VERS_2, RDMA2_F_TPMORE);
+	n += rr2w_rpc_call(msg + n, 0x64);
+	rr2w_send(w, msg, n);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_ERROR);
+	KUNIT_EXPECT_EQ(test, h.xid, 0x64);
+	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_INVAL_HTYPE);
+
+	n = rpcrdma2_encode_connprop(msg, sizeof(msg),
+				     rpcrdma2_credit_word(32, 32), 0, &p,
+				     NULL);
+	KUNIT_ASSERT_NE(test, n, 0);
+	rr2w_send(w, msg, n);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
+	n += rr2w_reply(msg + n, h.xid, RPC_SUCCESS);
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+	KUNIT_EXPECT_EQ(test, r->conn.vers, RPCRDMA2_VERS_2);
+	KUNIT_EXPECT_EQ(test, r->stats.hellos, 1);
+}
+
+/*
+ * V2-FRAME-19: a Version 2 offer that was lost or settled nothing makes
+ * the next connections offer Version 1, and Version 2 again after a
+ * while, a bounded number of times; V2-ERR-15: a server that said it
+ * has no Version 2 is never offered it again.
+ */
+static void rr2w_v2_frame_19_retry_v2_later(struct kunit *test)
+{
+	struct rr2c *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->vers_cap = RPCRDMA2_VERS_2;
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 2);
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_1), 1);
+
+	/* lost: Version 1 for now, Version 2 again later */
+	rr2c_nego_outcome(r, -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 1);
+	r->v2_retry = jiffies - 1;
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 2);
+	/* bounded */
+	for (i = 1; i < RR2C_V2_TRIES; i++)
+		rr2c_nego_outcome(r, -EPROTO);
+	r->v2_retry = jiffies - 1;
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 1);
+	/* a Version 2 settlement starts over */
+	rr2c_nego_outcome(r, 0);
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 2);
+	/* neither version: nothing learned */
+	rr2c_nego_outcome(r, -EPROTONOSUPPORT);
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 2);
+	/* no Version 2 there: never again */
+	rr2c_nego_outcome(r, -EPFNOSUPPORT);
+	r->v2_retry = jiffies - 1;
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 1);
+}
+
 /* Settle Version 2: our CONNPROP in answer to the client's. */
 static void rr2w_settle_v2(struct rr2w *w)
 {
@@ -1003,6 +1099,232 @@ static void rr2w_v1_rdma_placed(struct kunit *test)
 	rr2w_free_read_pages(rd.pages);
 }
 
+/*
+ * V2-CHUNK-20, V2-SEC-17: a Reply's Write chunk is checked against the
+ * chunks of the Call it answers, never against those of an earlier
+ * Call on the same slot.  A READ with a Write chunk completes; the next
+ * READ on the slot is small enough to go without chunks, and the
+ * server answers it echoing the first Call's Write chunk as if it had
+ * written 100 octets there: the RPC fails, no page is taken for data.
+ */
+static void rr2w_v2_chunk_20_stale_write_chunk(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	struct rpcrdma2_segment segs[RR2C_MAX_SEGS];
+	u32 lens[RR2C_MAX_SEGS] = { };
+	struct rr2w_read rd = { };
+	struct rpcrdma2_hdr h;
+	u32 xid, n, nsegs;
+	struct rr2c *r;
+	u64 before;
+	u8 *msg;
+
+	msg = kunit_kzalloc(test, RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	rd.pages = rr2w_read_pages(test);
+	r = rr2c(rr2w_xprt(w));
+
+	/* a Write chunk, answered unused with the data inline */
+	rr2w_settle_v1_read(w, &rd, RR2W_READ_MAX);
+	xid = rr2w_take_read(w, RR2W_READ_MAX, segs, &nsegs);
+	n = rr2w_v1_write_reply(msg, xid, segs, nsegs, lens, 8, "abcdefgh");
+	rr2w_send(w, msg, n);
+	KUNIT_ASSERT_EQ(test, rr2w_wait_call(w), 0);
+	rr2w_expect_pool_full(test, r);
+
+	/* the same slot, no chunks; the Reply echoes the old Write chunk */
+	rr2w_call_read(w, &rd, 100);
+	rr2w_take_full(w, RPCRDMA2_VERS_1, &h);
+	KUNIT_EXPECT_EQ(test, h.writes.chunks, 0);
+	KUNIT_EXPECT_EQ(test, h.reply.chunks, 0);
+	lens[0] = 100;
+	before = r->stats.bad_chunks;
+	n = rr2w_v1_write_reply(msg, h.xid, segs, nsegs, lens, 100, NULL);
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), -EIO);
+	KUNIT_EXPECT_EQ(test, r->stats.bad_chunks, before + 1);
+	rr2w_expect_pool_full(test, r);
+	rr2w_free_read_pages(rd.pages);
+}
+
+/* Do @pages hold @data at @off of their stream? */
+static bool rr2w_pages_hold_at(struct page **pages, u32 off, const u8 *data,
+			       u32 len)
+{
+	bool same = true;
+	u32 n;
+
+	while (same && len) {
+		u8 *p = kmap_local_page(pages[off >> PAGE_SHIFT]);
+
+		n = min_t(u32, len, PAGE_SIZE - offset_in_page(off));
+		same = !memcmp(p + offset_in_page(off), data, n);
+		kunmap_local(p);
+		off += n;
+		data += n;
+		len -= n;
+	}
+	return same;
+}
+
+/*
+ * V2-SEC-08: the client writes a Reply's octets into the request's
+ * buffer only once the RPC's MRs are invalid and DMA-unmapped; the
+ * unmap (DMA_FROM_DEVICE) would otherwise overwrite or drop them under
+ * swiotlb or on a non-coherent device.  With CONFIG_RPCRDMA2_DEBUG_DMA
+ * (the KUnit debug run) every write into a page still mapped is
+ * counted in mapped_writes, and WARNs.  On Version 1:
+ *   - a READ offered a Reply chunk (no DDP) is answered inline
+ *     (RDMA_MSG, no chunks): the whole receive buffer is registered;
+ *   - a READ with a Write chunk is answered with 5001 octets written
+ *     into it and 8 inline octets after the item (V2-CHUNK-22): the
+ *     XDR pad and those octets go into the chunk's pages.
+ */
+static void rr2w_v2_sec_08_reply_after_unmap(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	struct rpcrdma2_segment segs[RR2C_MAX_SEGS];
+	u32 lens[RR2C_MAX_SEGS] = { };
+	struct rr2w_read rd = { };
+	struct rpcrdma2_hdr h;
+	u32 xid, n, nsegs, i;
+	struct rr2c *r;
+	u8 *msg, *data;
+	u64 before;
+
+	msg = kunit_kzalloc(test, RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
+	data = kunit_kzalloc(test, 6000, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	rd.pages = rr2w_read_pages(test);
+	r = rr2c(rr2w_xprt(w));
+	before = r->stats.mapped_writes;
+
+	/* a Reply chunk offered, the Reply inline */
+	rd.no_ddp = true;
+	rr2w_settle_v1_read(w, &rd, 5000);
+	rr2w_take_full(w, RPCRDMA2_VERS_1, &h);
+	KUNIT_ASSERT_EQ(test, h.reply.chunks, 1);
+	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_1, 0);
+	n += rr2w_reply(msg + n, h.xid, RPC_SUCCESS);
+	put_unaligned_be32(100, msg + n);
+	n += 4;
+	for (i = 0; i < 100; i++)
+		data[i] = i + 1;
+	memcpy(msg + n, data, 100);
+	rr2w_send(w, msg, n + 100);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+	KUNIT_EXPECT_EQ(test, rd.len, 100);
+	KUNIT_EXPECT_TRUE(test, rr2w_pages_hold(rd.pages, data, 100));
+	KUNIT_EXPECT_EQ(test, r->stats.mapped_writes, before);
+	rr2w_expect_pool_full(test, r);
+
+	/* a Write chunk: the pad and the inline octets after the item */
+	rd.no_ddp = false;
+	rr2w_call_read(w, &rd, 8192);
+	xid = rr2w_take_read(w, 8192, segs, &nsegs);
+	for (i = 0; i < 5001; i++)
+		data[i] = i * 7 + 1;
+	rr2w_chunk_write(w, segs, nsegs, data, 5001, lens);
+	n = rr2w_v1_write_reply(msg, xid, segs, nsegs, lens, 5001, "trailing");
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+	KUNIT_EXPECT_EQ(test, rd.len, 5001);
+	KUNIT_EXPECT_TRUE(test, rr2w_pages_hold(rd.pages, data, 5001));
+	KUNIT_EXPECT_TRUE(test, rr2w_pages_hold_at(rd.pages, 5004,
+						   (const u8 *)"trailing", 8));
+	KUNIT_EXPECT_EQ(test, r->stats.mapped_writes, before);
+	rr2w_expect_pool_full(test, r);
+	rr2w_free_read_pages(rd.pages);
+}
+
+/*
+ * V2-CONT-08, V2-CONT-11: a Version 2 server whose Write chunk cannot
+ * hold the whole Reply continues it, the chunks in the final message.
+ * The READ's data is RDMA-written into the Write chunk first; the
+ * inline stream (RPC header, the item's length word, 8 octets after
+ * the item) comes in two messages, the first reaching past the
+ * item's position.  The client takes it: the data is the chunk's, the
+ * octets after the item follow its pad (V2-CHUNK-22), nothing went
+ * into a page still mapped (V2-SEC-08).
+ */
+static void rr2w_v2_cont_08_continued_reply_with_chunks(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start_n(test, RPCRDMA2_TEST_PDATA_RFC8797, 4);
+	struct rpcrdma2_segment segs[RR2C_MAX_SEGS], echo[RR2C_MAX_SEGS];
+	u32 lens[RR2C_MAX_SEGS] = { };
+	struct rpcrdma2_chunk_out wr = { .segs = echo };
+	struct rpcrdma2_msg_out m = {
+		.vers	= RPCRDMA2_VERS_2,
+		.credit	= rpcrdma2_credit_word(32, 32),
+		.htype	= RDMA2_MSG,
+		.flags	= RDMA2_F_RESPONSE,
+		.nr_writes = 1,
+		.writes	= &wr,
+	};
+	struct rr2w_read rd = { };
+	u8 *msg, *data, *buf, stream[36];
+	struct rpcrdma2_hdr h;
+	u32 n, nsegs, i;
+	struct rr2c *r;
+	u64 before;
+
+	msg = kunit_kzalloc(test, RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
+	data = kunit_kzalloc(test, 20001, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	rd.pages = rr2w_read_pages(test);
+	r = rr2c(rr2w_xprt(w));
+	before = r->stats.mapped_writes;
+
+	rr2w_call_read(w, &rd, RR2W_READ_MAX);
+	rr2w_accept(w);
+	rr2w_settle_v2(w);
+	buf = rr2w_take_full(w, RPCRDMA2_VERS_2, &h);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+	KUNIT_ASSERT_EQ(test, h.writes.chunks, 1);
+	nsegs = rpcrdma2_write_chunk(buf, &h, 0, 0, &segs[0]);
+	KUNIT_ASSERT_GE(test, nsegs, 1);
+	KUNIT_ASSERT_LE(test, nsegs, RR2C_MAX_SEGS);
+	for (i = 0; i < nsegs; i++)
+		rpcrdma2_write_chunk(buf, &h, 0, i, &segs[i]);
+	m.xid = h.xid;
+
+	for (i = 0; i < 20001; i++)
+		data[i] = i * 5 + 3;
+	rr2w_chunk_write(w, segs, nsegs, data, 20001, lens);
+	rr2w_reply(stream, h.xid, RPC_SUCCESS);
+	put_unaligned_be32(20001, stream + 24);
+	memcpy(stream + 28, "TAILDATA", 8);
+
+	/* 32 octets: past the item's position (28) */
+	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_2,
+		     RDMA2_F_RESPONSE | RDMA2_F_MORE);
+	memcpy(msg + n, stream, 32);
+	rr2w_send(w, msg, n + 32);
+	/* the final one: the Write list as written, the last 4 octets */
+	for (i = 0; i < nsegs; i++) {
+		echo[i] = segs[i];
+		echo[i].length = lens[i];
+	}
+	wr.nsegs = nsegs;
+	n = rpcrdma2_encode_msg(msg, RPCRDMA2_TEST_BUF_SIZE, &m);
+	KUNIT_ASSERT_NE(test, n, 0);
+	memcpy(msg + n, stream + 32, 4);
+	rr2w_send(w, msg, n + 4);
+
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&w->done,
+							    30 * HZ));
+	KUNIT_EXPECT_EQ(test, w->status, 0);
+	KUNIT_EXPECT_EQ(test, rd.len, 20001);
+	KUNIT_EXPECT_TRUE(test, rr2w_pages_hold(rd.pages, data, 20001));
+	KUNIT_EXPECT_TRUE(test, rr2w_pages_hold_at(rd.pages, 20004,
+						   (const u8 *)"TAILDATA", 8));
+	KUNIT_EXPECT_EQ(test, r->stats.mapped_writes, before);
+	rr2w_expect_pool_full(test, r);
+	rr2w_free_read_pages(rd.pages);
+}
+
 struct rr2w_second {
 	struct completion	done;
 	int			status;
@@ -1240,9 +1562,17 @@ static struct kunit_case rr2w_cases[] = {
 	KUNIT_CASE_PARAM(rr2w_v2_err_vers_falls_back, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_bad_first_reply_no_loop, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_client_answers_and_drops, rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v2_err_06_nego_discards, rr2w_link_gen_params),
+	KUNIT_CASE(rr2w_v2_frame_19_retry_v2_later),
 	KUNIT_CASE_PARAM(rr2w_v1_write_chunk, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v1_rdma_placed, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v1_foreign_rkey, rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v2_chunk_20_stale_write_chunk,
+			 rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v2_sec_08_reply_after_unmap,
+			 rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v2_cont_08_continued_reply_with_chunks,
+			 rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_xch_client, rr2w_link_gen_params),
 	{}
 };

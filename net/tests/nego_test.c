@@ -673,6 +673,114 @@ static void v2_frame_18_v2_err_vers(struct kunit *test)
 			RPCRDMA2_NEGO_FAIL);
 }
 
+/* A header prefix: xid, vers, credit, htype (and flags on Version 2). */
+static u32 rr2n_prefix(u8 *b, u32 xid, u32 vers, u32 htype, u32 flags)
+{
+	put_unaligned_be32(xid, b);
+	put_unaligned_be32(vers, b + 4);
+	put_unaligned_be32(rpcrdma2_credit_word(32, 32), b + 8);
+	put_unaligned_be32(htype, b + 12);
+	if (vers == RPCRDMA2_VERS_1)
+		return 16;
+	put_unaligned_be32(flags, b + 16);
+	return 20;
+}
+
+static enum rpcrdma2_nego rr2n_client(struct rpcrdma2_conn *cc,
+				      const struct rpcrdma2_local *cl,
+				      const u8 *msg, u32 len, u8 *out,
+				      u32 *olen)
+{
+	return rpcrdma2_nego_client_recv(cc, cl, msg, len, out, 64, olen);
+}
+
+/*
+ * While negotiating, the client discards what the spec makes every
+ * receiver discard, and keeps waiting for the server's CONNPROP:
+ *   V2-ERR-01: a runt, and an error too short for its code;
+ *   V2-ERR-06: an error with an unknown code;
+ *   V2-CONT-07: an error with F_MORE (and TPMORE);
+ *   V2-ERR-24: a malformed MSG (a Requester only drops);
+ *   V2-PROP-12, V2-ERR-21: a MSG with TPMORE draws INVAL_HTYPE and is
+ *   discarded.
+ * V2-ERR-15: an ERR_VERS naming neither 1 nor 2 ends it with NO_VERS,
+ * and a Version 1 message other than ERR_VERS with NO_V2.
+ */
+static void v2_err_06_client_nego_discards(struct kunit *test)
+{
+	struct rpcrdma2_conn *cc = rr2n_conn(test, &rr2n_no_pdata);
+	u8 *msg = rr2n_buf(test), out[64];
+	struct rpcrdma2_local cl;
+	struct rpcrdma2_hdr h;
+	u32 n, olen;
+
+	rr2n_local(&cl, 2, 4096);
+	/* a runt */
+	n = rr2n_prefix(msg, 1, 2, RDMA2_MSG, 0);
+	KUNIT_EXPECT_EQ(test, rr2n_client(cc, &cl, msg, 12, out, &olen),
+			RPCRDMA2_NEGO_MORE);
+	/* an error cut after its flags */
+	n = rr2n_prefix(msg, 1, 2, RDMA2_ERROR, RDMA2_F_RESPONSE);
+	KUNIT_EXPECT_EQ(test, rr2n_client(cc, &cl, msg, n, out, &olen),
+			RPCRDMA2_NEGO_MORE);
+	/* an unknown code */
+	put_unaligned_be32(77, msg + n);
+	KUNIT_EXPECT_EQ(test, rr2n_client(cc, &cl, msg, n + 4, out, &olen),
+			RPCRDMA2_NEGO_MORE);
+	/* a known code, with F_MORE, then with TPMORE */
+	n = rr2n_prefix(msg, 1, 2, RDMA2_ERROR,
+			RDMA2_F_RESPONSE | RDMA2_F_MORE);
+	put_unaligned_be32(RDMA2_ERR_BAD_XDR, msg + n);
+	KUNIT_EXPECT_EQ(test, rr2n_client(cc, &cl, msg, n + 4, out, &olen),
+			RPCRDMA2_NEGO_MORE);
+	put_unaligned_be32(RDMA2_F_RESPONSE | RDMA2_F_TPMORE, msg + 16);
+	KUNIT_EXPECT_EQ(test, rr2n_client(cc, &cl, msg, n + 4, out, &olen),
+			RPCRDMA2_NEGO_MORE);
+	KUNIT_EXPECT_EQ(test, olen, 0U);
+	/* a MSG whose Read list discriminator is 7 */
+	n = rr2n_prefix(msg, 1, 2, RDMA2_MSG, 0);
+	memset(msg + n, 0, 16);
+	put_unaligned_be32(7, msg + n + 4);
+	KUNIT_EXPECT_EQ(test, rr2n_client(cc, &cl, msg, n + 16, out, &olen),
+			RPCRDMA2_NEGO_MORE);
+	KUNIT_EXPECT_EQ(test, olen, 0U);
+	/* a MSG with TPMORE: INVAL_HTYPE under its xid */
+	n = rr2n_prefix(msg, 0x33, 2, RDMA2_MSG, RDMA2_F_TPMORE);
+	memset(msg + n, 0, 16);
+	KUNIT_EXPECT_EQ(test, rr2n_client(cc, &cl, msg, n + 16, out, &olen),
+			RPCRDMA2_NEGO_REJECT);
+	KUNIT_ASSERT_NE(test, olen, 0U);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_hdr(out, olen, 2,
+						  &(struct rpcrdma2_limits){ },
+						  &h), 0);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_ERROR);
+	KUNIT_EXPECT_EQ(test, h.xid, 0x33);
+	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_INVAL_HTYPE);
+	KUNIT_EXPECT_EQ(test, cc->vers, 0U);
+	/* and the server's CONNPROP still settles Version 2 */
+	n = rr2n_connprop(msg, 0, RR2N_SB, 8192, 0, 0);
+	KUNIT_EXPECT_EQ(test, rr2n_client(cc, &cl, msg, n, out, &olen),
+			RPCRDMA2_NEGO_DONE);
+	KUNIT_EXPECT_EQ(test, cc->vers, 2U);
+
+	/* ERR_VERS [3, 4]: neither version */
+	rpcrdma2_conn_init(cc, &rr2n_no_pdata);
+	n = rpcrdma2_encode_error(msg, 64, 2, 1, 2, 7, RDMA2_ERR_VERS, 3, 4);
+	KUNIT_EXPECT_EQ(test, rr2n_client(cc, &cl, msg, n, out, &olen),
+			RPCRDMA2_NEGO_NO_VERS);
+	KUNIT_EXPECT_EQ(test, cc->peer_vers_low, 3U);
+	KUNIT_EXPECT_EQ(test, cc->peer_vers_high, 4U);
+	KUNIT_EXPECT_EQ(test, cc->vers, 0U);
+
+	/* a Version 1 MSG: no Version 2 there */
+	rpcrdma2_conn_init(cc, &rr2n_no_pdata);
+	n = rr2n_prefix(msg, 1, 1, RDMA_MSG, 0);
+	memset(msg + n, 0, 12);
+	KUNIT_EXPECT_EQ(test, rr2n_client(cc, &cl, msg, n + 12, out, &olen),
+			RPCRDMA2_NEGO_NO_V2);
+	KUNIT_EXPECT_EQ(test, cc->vers, 0U);
+}
+
 static struct kunit_case rr2n_cases[] = {
 	KUNIT_CASE(v2_inline_03_hello),
 	KUNIT_CASE(v2_frame_16_v2_both),
@@ -692,6 +800,7 @@ static struct kunit_case rr2n_cases[] = {
 	KUNIT_CASE(v2_err_30_bad_propval_tpmore),
 	KUNIT_CASE(v2_err_29_client_bad_propval),
 	KUNIT_CASE(v2_frame_18_v2_err_vers),
+	KUNIT_CASE(v2_err_06_client_nego_discards),
 	{ }
 };
 

@@ -1361,6 +1361,77 @@ static void rr2r_svc_limits_and_late_connprop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_INVAL_HTYPE);
 }
 
+/* A Version 2 NULL Call with one Write chunk of @nsegs segments. */
+static u32 rr2r_null_wchunk(u8 *b, u32 xid, u32 nsegs)
+{
+	u32 n = rr2r_hdr(b, xid, RPCRDMA2_VERS_2, RDMA2_MSG, 0), i;
+
+	put_unaligned_be32(0, b + n);		/* rdma_inv_handle */
+	put_unaligned_be32(0, b + n + 4);	/* no Read list */
+	put_unaligned_be32(1, b + n + 8);	/* one Write chunk */
+	put_unaligned_be32(nsegs, b + n + 12);
+	n += 16;
+	for (i = 0; i < nsegs; i++) {
+		put_unaligned_be32(0x300 + i, b + n);
+		put_unaligned_be32(4096, b + n + 4);
+		put_unaligned_be64(0x10000 + 4096 * i, b + n + 8);
+		n += 16;
+	}
+	put_unaligned_be32(0, b + n);		/* end of the Write list */
+	put_unaligned_be32(0, b + n + 4);	/* no Reply chunk */
+	n += 8;
+	return n + rr2r_rpc_call(b + n, xid, RR2R_PROG, RR2R_NULL);
+}
+
+/*
+ * V2-CHUNK-31, V2-PROP-08, V2-ERR-38: a client that opens with a Call,
+ * before the server's CONNPROP went out, knows only the default RCSIZ
+ * (16): a chunk of 17 segments draws SEGMENTS saying 16.  Once the
+ * server's CONNPROP is out, its own value (32) applies: the same Call
+ * is answered.
+ */
+static void rr2r_svc_v2_chunk_31_rcsiz_before_connprop(struct kunit *test)
+{
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_hdr h;
+	u8 *msg, pl[64];
+	u32 n, plen;
+
+	msg = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+
+	/* the Call first: no CONNPROP either way */
+	raw = rr2r_raw(test);
+	n = rr2r_null_wchunk(msg, 0xe1, RDMA2_PROP_RCSIZ_DEFAULT + 1);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_ERROR);
+	KUNIT_EXPECT_EQ(test, h.xid, 0xe1);
+	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_SEGMENTS);
+	KUNIT_EXPECT_EQ(test, h.err_arg[0], RDMA2_PROP_RCSIZ_DEFAULT);
+	/* 16 are taken */
+	n = rr2r_null_wchunk(msg, 0xe2, RDMA2_PROP_RCSIZ_DEFAULT);
+	rr2r_raw_send(test, raw, msg, n);
+	plen = rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_MSG);
+	KUNIT_EXPECT_EQ(test, h.xid, 0xe2);
+	KUNIT_ASSERT_GE(test, plen, 24);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(pl + 20), RPC_SUCCESS);
+
+	/* after the CONNPROP exchange: the server's RCSIZ */
+	raw = rr2r_raw(test);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	KUNIT_EXPECT_EQ(test, h.props.rcsiz, RR2S_MAX_SEGS);
+	n = rr2r_null_wchunk(msg, 0xe3, RDMA2_PROP_RCSIZ_DEFAULT + 1);
+	rr2r_raw_send(test, raw, msg, n);
+	plen = rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_MSG);
+	KUNIT_EXPECT_EQ(test, h.xid, 0xe3);
+	KUNIT_ASSERT_GE(test, plen, 24);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(pl + 20), RPC_SUCCESS);
+}
+
 /*
  * CMP-CMPD-14, CMP-CMPD-17: a client whose connection request carries
  * no RFC 8797 record, or one with a version the server does not know,
@@ -3350,6 +3421,8 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_limits_and_late_connprop,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_no_cm_record, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_v2_chunk_31_rcsiz_before_connprop,
+			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_write_chunk_v1, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_write_chunk_v2, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_read_chunks_v1, rr2r_link_gen_params),
