@@ -14,10 +14,14 @@
 # what a crashed kernel prints first (ERE)
 crash_re='Kernel panic|BUG:|Oops|general protection'
 
+# shellcheck disable=SC1091
+. "$(dirname "${BASH_SOURCE[0]}")/kernel-log.sh"
+
 # What, printed before a crash, means the kernel was already unwell or
-# rpcrdma2 was involved: a warning or any other report, a stack dump,
-# or a frame of rpcrdma2.
-crash_prior_re='WARNING:|BUG:|cut here|Call Trace:|\[rpcrdma2\]'
+# rpcrdma2 was involved: any report of kernel-log.sh (a warning, a
+# sanitizer, a hung task, an RCU stall, a stack dump...) or a frame of
+# rpcrdma2.
+crash_prior_re="$rr2_kernel_report_re|\\[rpcrdma2\\]"
 
 # The two instructions of SLUB's allocation fast path where the
 # emulator's double fault was caught (a load through the kmem_cache

@@ -30,9 +30,12 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/crash.sh"
-. "$(dirname "$0")/kernel-log.sh"
 
 guests=1 cmod=stock smod=stock args= limit=1200 name= grace=120 disk=
+# a run that stops early (rr2_die, set -e) still leaves a FAIL line
+reported=
+trap 'rc=$?; [ "$rc" = 0 ] || [ -n "$reported" ] ||
+	echo "FAIL e2e.${name:-${scenario:-run}}.harness (exit $rc)"' EXIT
 while getopts g:c:s:a:t:n:d o; do
 	case $o in
 	g) guests=$OPTARG ;;
@@ -141,6 +144,7 @@ run_disk() {
 	local limit b
 	[ -f "$RR2_GUEST/disk.img" ] || rr2_die "no disk image: run tools/testing/setup.sh"
 	cp --sparse=always "$RR2_GUEST/disk.img" "$run/disk.img"
+	rm -f "$run"/single.boot[0-9].console
 	: > "$con.tmp"
 	for boot in 1 2 3 4; do
 		limit=$(( end - $(date +%s) ))
@@ -229,16 +233,26 @@ crash_verdicts() {
 # first_run_results: the result lines of a run about to be run again.
 # A FAIL of a guest that crashed came before its crash, and so does a
 # FAIL the other guest printed before the first one stopped: both are
-# results and count.  What the other guest printed after that can be
-# the crash seen from outside (a hung mount): INFO, not counted.
+# results and count, and so does a kernel report either printed then.
+# What the other guest printed after that can be the crash seen from
+# outside (a hung mount): INFO, not counted.
 first_run_results() {
-	local role con cut
+	local role con cut src r
 	for role in $roles; do
 		con=$run/$role.retried-crash.console
 		cut=
 		if [ "$(crash_verdict "$con")" = none ]; then
 			eval "cut=\${cut_$role:-}"
 		fi
+		if [ -n "$cut" ]; then
+			src=$(head -c "$cut" "$con")
+		else
+			src=$(tr -d '\r' < "$con" | sed -E "/$crash_re/,\$d")
+		fi
+		r=$(printf '%s\n' "$src" |
+			rr2_kernel_reports "$(dirname "$0")/kernel-log-allow.txt" | head -n1)
+		[ -z "$r" ] ||
+			echo "FAIL e2e.$name.$role.kernel-log (first run: ${r:0:100})"
 		if [ -n "$cut" ]; then
 			head -c "$cut" "$con" | tr -d '\r' |
 				sed -n 's/^RR2: FAIL \(.*\)$/FAIL e2e.'"$name.$role"'.\1 (first run, before the other guest crashed)/p'
@@ -290,6 +304,13 @@ for role in $roles; do
 	if grep -q '^RR2: FAIL' "$con"; then
 		failed=1
 	fi
+	# the guest counted its FAILs: a line the console mangled (a
+	# kernel message printed into it) still counts
+	nf=$(tr -d '\r' < "$con" | sed -n 's/^RR2: DONE fails=\([0-9]*\).*/\1/p' | tail -n1)
+	if [ -n "$nf" ] && [ "$nf" -gt "$(tr -d '\r' < "$con" | grep -c '^RR2: FAIL')" ]; then
+		rr2_fail "e2e.$name.$role.results-intact (the guest counted $nf FAILs, fewer lines reached the host; see $con)"
+		failed=1
+	fi
 	# a crash, or a report the guest could not scan for itself
 	report=$(rr2_kernel_reports "$(dirname "$0")/kernel-log-allow.txt" < "$con" |
 		head -n1)
@@ -314,4 +335,5 @@ done
 # the disk of a run that passed
 rm -f "$run/initrd.cpio"
 [ "$failed" != 0 ] || rm -f "$run/disk.img"
+reported=1
 exit $failed
