@@ -7,7 +7,7 @@
  * - golden encodings worked out by hand from the XDR;
  * - round trips for every message type and both versions;
  * - the E-13 first-reply classifier on both byte patterns;
- * - RFC 8797 CM private data vectors (shared/spec/cm-private-data.md);
+ * - RFC 8797 CM private data vectors (Documentation/spec/cm-private-data.md);
  * - the chunk-list checks after the decode (shared/chunk.c).
  * Test names carry the requirement IDs they check.
  */
