@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Wire constants of RPC-over-RDMA Version 1 (RFC 8166), Version 2
- * (draft-ietf-nfsv4-rpcrdma-version-two-01, shared/spec/rpcrdma2.x) and
- * the RDMA-CM private data record (RFC 8797).
+ * (draft-ietf-nfsv4-rpcrdma-version-two-01,
+ * Documentation/spec/rpcrdma2.x) and the RDMA-CM private data record
+ * (RFC 8797).
  *
  * Shared by the kernel module and the userspace fuzzing build: it
  * includes nothing and defines only numbers.  Sizes are in octets.

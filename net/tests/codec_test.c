@@ -7,7 +7,7 @@
  * - golden encodings worked out by hand from the XDR;
  * - round trips for every message type and both versions;
  * - the E-13 first-reply classifier on both byte patterns;
- * - RFC 8797 CM private data vectors (shared/spec/cm-private-data.md);
+ * - RFC 8797 CM private data vectors (Documentation/spec/cm-private-data.md);
  * - the chunk-list checks after the decode (shared/chunk.c).
  * Test names carry the requirement IDs they check.
  */
@@ -83,6 +83,10 @@ static void rr2c_expect_bytes(struct kunit *test, const u8 *got, u32 got_len,
 /* V2-FRAME-04, V2-FRAME-05, V2-FRAME-08: a chunk-less Call is 36 octets. */
 static void v2_frame_05_msg_golden(struct kunit *test)
 {
+	/*
+	 * asserts V2-FRAME-08: a Call goes out with RESPONSE clear (word 4 is
+	 * 0)
+	 */
 	static const u32 want[] = { 0x11223344, 2, 0x00200020, RDMA2_MSG,
 				    0, 0, 0, 0, 0 };
 	struct rpcrdma2_msg_out m = {
@@ -147,6 +151,7 @@ static void v2_frame_06_reserved_flags_zero_on_send(struct kunit *test)
  */
 static void v2_err_05_error_golden(struct kunit *test)
 {
+	/* asserts V2-FRAME-11: every error layout below has RESPONSE set */
 	static const struct {
 		u32	layout, vers, err, arg0, arg1;
 		u32	len;
@@ -329,6 +334,7 @@ static void rfc8166_stock_captures(struct kunit *test)
 /* Every error body decodes to what was encoded (V2-FRAME-12). */
 static void v2_err_round_trip(struct kunit *test)
 {
+	/* asserts V2-FRAME-11: RESPONSE is set on every RDMA2_ERROR */
 	static const u32 codes[] = {
 		RDMA2_ERR_VERS, RDMA2_ERR_BAD_XDR, RDMA2_ERR_BAD_PROPVAL,
 		RDMA2_ERR_INVAL_HTYPE, RDMA2_ERR_INVAL_CONT,
@@ -530,6 +536,7 @@ static void v2_chunk_11_interleaved_positions(struct kunit *test)
  */
 static void v2_err_26_propset_framing(struct kunit *test)
 {
+	/* asserts V2-PROP-03: rdma_data running past the end is BAD_PROPVAL */
 	static const u32 w[] = { 2, RDMA2_PROPID_RBSIZ, 4, 65536,
 				 RDMA2_PROPID_SBSIZ, 8 };
 	struct rpcrdma2_props p;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Header vectors for the codec: golden encodings worked out by hand
- * from shared/spec/rpcrdma1.x and rpcrdma2.x, and one malformed message
- * per rejection rule.  Each names the requirement it checks.
+ * from Documentation/spec/rpcrdma1.x and rpcrdma2.x, and one malformed
+ * message per rejection rule.  Each names the requirement it checks.
  *
  * Included by the KUnit codec suite (which asserts each verdict) and by
  * the fuzz corpus generator (tools/testing/fuzz/mkcorpus.c), so every
@@ -314,7 +314,7 @@ static const struct rr2_stock_vector rr2_stock_vectors[] = {
 	    0x00000000, 0x87954ead, 0x00000001, 0x00000000, 0x00000000 } },
 };
 
-/* RFC 8797 CM private data (shared/spec/cm-private-data.md, section 6) */
+/* RFC 8797 CM private data (Documentation/spec/cm-private-data.md sec. 6) */
 struct rr2_cmp_vector {
 	u8	in[12];
 	u32	len;

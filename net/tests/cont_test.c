@@ -77,6 +77,7 @@ static void v2_cont_06_xid_mismatch(struct kunit *test)
 /* V2-CONT-05, V2-CONT-06: same xid, another htype. */
 static void v2_cont_06_htype_mismatch(struct kunit *test)
 {
+	/* asserts V2-CONT-05: one sequence, one htype; another is a fault */
 	struct rpcrdma2_reasm r;
 
 	rpcrdma2_reasm_init(&r, 1 << 20);

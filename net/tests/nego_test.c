@@ -53,6 +53,7 @@ static void rr2n_local(struct rpcrdma2_local *l, u32 vers, u32 size)
 /* V2-FRAME-15, V2-INLINE-03, V2-INLINE-05, V2-PROP-10: the first message. */
 static void v2_inline_03_hello(struct kunit *test)
 {
+	/* asserts V2-INLINE-05: the client's CONNPROP fits in 1024 octets */
 	struct rpcrdma2_local l;
 	struct rpcrdma2_hdr hdr;
 	struct rpcrdma2_limits lim = { 1, 1, 1 };
@@ -77,6 +78,7 @@ static void v2_inline_03_hello(struct kunit *test)
 /* V2-FRAME-16, V2-INLINE-06, V2-INLINE-07, V2-INLINE-08: v2, props used. */
 static void v2_frame_16_v2_both(struct kunit *test)
 {
+	/* asserts V2-INLINE-08: each end sends no more than the peer's RBSIZ */
 	struct rpcrdma2_conn *cc = rr2n_conn(test, &rr2n_no_pdata);
 	struct rpcrdma2_conn *sc = rr2n_conn(test, &rr2n_no_pdata);
 	u8 *hello = rr2n_buf(test), *reply = rr2n_buf(test);
@@ -106,6 +108,10 @@ static void v2_frame_16_v2_both(struct kunit *test)
 /* V2-FRAME-17, V2-FRAME-18, V2-FRAME-23, E-12, E-13: v1-only server. */
 static void v2_frame_18_fallback_to_v1(struct kunit *test)
 {
+	/*
+	 * asserts V2-FRAME-17: the v1-only server answers ERR_VERS with the
+	 * first XID
+	 */
 	struct rpcrdma2_cm_pdata spd = {
 		.remote_inv = true, .send_size = 4096, .recv_size = 4096,
 	};
@@ -781,6 +787,44 @@ static void v2_err_06_client_nego_discards(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cc->vers, 0U);
 }
 
+/*
+ * V2-INLINE-02: CONNPROPs that carry no properties leave both
+ * thresholds at 4096 at both ends, however large each end's buffers.
+ */
+static void v2_inline_02_no_props_means_4096(struct kunit *test)
+{
+	struct rpcrdma2_conn *cc = rr2n_conn(test, &rr2n_no_pdata);
+	struct rpcrdma2_conn *sc = rr2n_conn(test, &rr2n_no_pdata);
+	u8 *hello = rr2n_buf(test), *reply = rr2n_buf(test);
+	const struct rpcrdma2_props none = { };
+	struct rpcrdma2_local cl, sl;
+	u32 hlen, rlen, olen;
+	u8 out[64];
+
+	rr2n_local(&cl, 2, 65536);
+	rr2n_local(&sl, 2, 65536);
+	hlen = rpcrdma2_encode_connprop(hello, RR2N_BUF, cl.credits, 0, &none,
+					NULL);
+	KUNIT_ASSERT_NE(test, hlen, 0U);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_nego_server_recv(sc, &sl, hello, hlen,
+							reply, RR2N_BUF, &rlen),
+			RPCRDMA2_NEGO_REPLY);
+	KUNIT_EXPECT_EQ(test, sc->vers, 2U);
+	KUNIT_EXPECT_EQ(test, sc->send_inline, 4096U);
+	KUNIT_EXPECT_EQ(test, sc->recv_inline, 4096U);
+
+	rlen = rpcrdma2_encode_connprop(reply, RR2N_BUF, sl.credits, 0, &none,
+					NULL);
+	KUNIT_ASSERT_NE(test, rlen, 0U);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_nego_client_recv(cc, &cl, reply, rlen,
+							out, sizeof(out),
+							&olen),
+			RPCRDMA2_NEGO_DONE);
+	KUNIT_EXPECT_EQ(test, cc->vers, 2U);
+	KUNIT_EXPECT_EQ(test, cc->send_inline, 4096U);
+	KUNIT_EXPECT_EQ(test, cc->recv_inline, 4096U);
+}
+
 static struct kunit_case rr2n_cases[] = {
 	KUNIT_CASE(v2_inline_03_hello),
 	KUNIT_CASE(v2_frame_16_v2_both),
@@ -801,6 +845,7 @@ static struct kunit_case rr2n_cases[] = {
 	KUNIT_CASE(v2_err_29_client_bad_propval),
 	KUNIT_CASE(v2_frame_18_v2_err_vers),
 	KUNIT_CASE(v2_err_06_client_nego_discards),
+	KUNIT_CASE(v2_inline_02_no_props_means_4096),
 	{ }
 };
 

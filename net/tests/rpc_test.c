@@ -611,6 +611,10 @@ static void rr2r_check_iostats(struct kunit *test, struct rpc_clnt *clnt)
 /* V2-CONT-01..03, V2-INLINE-02/08, V2-FRAME-14: 0 to 1 MiB over v2. */
 static void rr2r_v2_sizes_0_to_1m(struct kunit *test)
 {
+	/*
+	 * asserts V2-CONT-02: continued messages arrive whole, every byte
+	 * checked
+	 */
 	struct rpc_clnt *clnt;
 	struct page **pages;
 	u32 i;
@@ -735,6 +739,10 @@ static const struct rpc_call_ops rr2r_async_ops = {
  */
 static void rr2r_credit_exhaustion_async_grant(struct kunit *test)
 {
+	/*
+	 * asserts V2-CRED-07: the grant-only message is taken with every credit
+	 * in use
+	 */
 	struct rpc_message msg = {
 		.rpc_proc = &rr2r_clnt_procs[RR2R_HOLD],
 	};
@@ -841,6 +849,10 @@ static u32 rr2r_hdr(u8 *b, u32 xid, u32 vers, u32 htype, u32 flags)
  */
 static void rr2r_malformed_from_raw_qp(struct kunit *test)
 {
+	/*
+	 * asserts V2-ERR-01 (the runt draws nothing), V2-ERR-17 (htype 0x77:
+	 * INVAL_HTYPE)
+	 */
 	struct rpcrdma2_test_conn *raw;
 	struct rpcrdma2_local local = {
 		.max_vers = RPCRDMA2_VERS_2, .send_size = 4096,
@@ -1107,6 +1119,10 @@ static void rr2r_swap_and_inject_disconnect(struct kunit *test)
  */
 static void rr2r_v1_no_v2_grant(struct kunit *test)
 {
+	/*
+	 * asserts V2-FRAME-24: no Version 2 grant message on a Version 1
+	 * connection
+	 */
 	struct rpc_message msg = {
 		.rpc_proc = &rr2r_clnt_procs[RR2R_HOLD],
 	};
@@ -1245,6 +1261,7 @@ static void rr2r_raw_settle_v2(struct kunit *test, struct rpcrdma2_test_conn *c,
  */
 static void rr2r_svc_rejected_part_ends_sequence(struct kunit *test)
 {
+	/* asserts V2-ERR-23; V2-FRAME-08: the Reply carries RESPONSE */
 	struct rpcrdma2_test_conn *raw;
 	struct rpcrdma2_hdr h;
 	u8 msg[256], pl[64];
@@ -1317,6 +1334,7 @@ static void rr2r_svc_xid_mismatch_bad_xdr(struct kunit *test)
  */
 static void rr2r_svc_limits_and_late_connprop(struct kunit *test)
 {
+	/* asserts V2-ERR-32: READ_CHUNKS with the most the server takes */
 	struct rpcrdma2_local local = {
 		.max_vers = RPCRDMA2_VERS_2, .send_size = 4096,
 		.recv_size = 4096, .credits = rpcrdma2_credit_word(8, 8),
@@ -1440,6 +1458,10 @@ static void rr2r_svc_v2_chunk_31_rcsiz_before_connprop(struct kunit *test)
  */
 static void rr2r_svc_no_cm_record(struct kunit *test)
 {
+	/*
+	 * asserts CMP-CMPD-14: no record is 1024/1024, and a NULL Call is
+	 * answered
+	 */
 	static const enum rpcrdma2_test_pdata modes[] = {
 		RPCRDMA2_TEST_PDATA_NONE, RPCRDMA2_TEST_PDATA_BAD,
 	};
@@ -1699,11 +1721,16 @@ static void rr2r_svc_write_chunk(struct kunit *test, u32 vers)
 
 static void rr2r_svc_write_chunk_v1(struct kunit *test)
 {
+	/*
+	 * asserts rr2r_svc_write_chunk: V2-CHUNK-10/24/25, CMP-RINV-03 (Version
+	 * 1, R set)
+	 */
 	rr2r_svc_write_chunk(test, RPCRDMA2_VERS_1);
 }
 
 static void rr2r_svc_write_chunk_v2(struct kunit *test)
 {
+	/* asserts rr2r_svc_write_chunk: V2-CHUNK-10/24/25, V2-RINV-04 */
 	rr2r_svc_write_chunk(test, RPCRDMA2_VERS_2);
 }
 
@@ -1791,11 +1818,13 @@ static void rr2r_svc_read_chunks(struct kunit *test, u32 vers)
 
 static void rr2r_svc_read_chunks_v1(struct kunit *test)
 {
+	/* asserts rr2r_svc_read_chunks: V2-SPEC-02, V2-SPEC-07 */
 	rr2r_svc_read_chunks(test, RPCRDMA2_VERS_1);
 }
 
 static void rr2r_svc_read_chunks_v2(struct kunit *test)
 {
+	/* asserts rr2r_svc_read_chunks: V2-SPEC-02, V2-SPEC-07 */
 	rr2r_svc_read_chunks(test, RPCRDMA2_VERS_2);
 }
 
@@ -1842,11 +1871,13 @@ static void rr2r_svc_reply_chunk(struct kunit *test, u32 vers)
 
 static void rr2r_svc_reply_chunk_v1(struct kunit *test)
 {
+	/* asserts rr2r_svc_reply_chunk: V2-SPEC-05 */
 	rr2r_svc_reply_chunk(test, RPCRDMA2_VERS_1);
 }
 
 static void rr2r_svc_reply_chunk_v2(struct kunit *test)
 {
+	/* asserts rr2r_svc_reply_chunk: V2-SPEC-05 */
 	rr2r_svc_reply_chunk(test, RPCRDMA2_VERS_2);
 }
 
@@ -1878,6 +1909,10 @@ static void rr2r_expect_err(struct kunit *test, struct rpcrdma2_test_conn *raw,
  */
 static void rr2r_svc_hostile_chunks(struct kunit *test)
 {
+	/*
+	 * asserts V2-ERR-38 (SEGMENTS), V2-ERR-40..42 (WRITE_RESOURCE, index,
+	 * length)
+	 */
 	const u32 nsegs = RR2S_MAX_SEGS + 1;
 	struct rpcrdma2_test_conn *raw;
 	struct rpcrdma2_segment *segs;
@@ -2070,6 +2105,10 @@ static int rr2r_bc_caller(void *data)
  */
 static void rr2r_backchannel_brs(struct kunit *test)
 {
+	/*
+	 * asserts V2-RDIR-03/04/05 (the reverse Call's header), V2-RDIR-11
+	 * (none with BRS NONE)
+	 */
 	struct rpcrdma2_test_conn *raw;
 	struct rr2r_bc_call *bc;
 	struct task_struct *t;
@@ -2575,6 +2614,7 @@ static void rr2r_backchannel_simple(struct kunit *test)
  */
 static void rr2r_backchannel_server_none(struct kunit *test)
 {
+	/* asserts V2-RDIR-11 */
 	struct page **pages = rr2r_pages(test);
 	struct rpc_clnt *bc;
 	struct rr2s_conn *c;
@@ -2737,6 +2777,10 @@ static void rr2r_expect_clnt_conn(struct kunit *test, struct rpc_clnt *clnt,
  */
 static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
 {
+	/*
+	 * asserts CMP-CMPD-05: a reconnect takes the new sizes; V2-INLINE-08
+	 * (rr2r_expect_clnt_conn)
+	 */
 	static const char * const refused[][2] = {
 		{ "rdma_slot_table_entries", "3" },
 		{ "rdma_slot_table_entries", "16385" },
@@ -3106,6 +3150,309 @@ static void rr2r_device_removal_and_return(struct kunit *test)
 	rr2r_roundtrip(test, clnt2, pages, 4096);
 }
 
+/* ---- a Version 1 backward Call; rejected Calls never run (#23) ---- */
+
+/*
+ * RFC 8167 on a Version 1 connection, the server calling a raw client:
+ * the backward Call's header and what follows it.
+ */
+static void rr2r_bc1_rdir_backward_call_v1(struct kunit *test)
+{
+	struct rpcrdma2_test_conn *raw;
+	struct rr2r_bc_call *bc;
+	struct page **pages;
+	struct rr2r_res res;
+	struct task_struct *t;
+	struct rpc_clnt *clnt;
+	struct rpcrdma2_hdr h;
+	u8 msg[128], pl[64];
+	u32 n, plen, xid;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	raw = rr2r_raw(test);
+	/* a Version 1 NULL Call settles Version 1 */
+	n = rr2r_msg1(msg, 0xb101);
+	n += rr2r_rpc_call(msg + n, 0xb101, RR2R_PROG, RR2R_NULL);
+	rr2r_raw_send(test, raw, msg, n);
+	plen = rr2r_take(test, &raw->client, RPCRDMA2_VERS_1, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA_MSG);
+	KUNIT_ASSERT_GE(test, plen, 24);
+	KUNIT_ASSERT_EQ(test, get_unaligned_be32(pl + 20), RPC_SUCCESS);
+
+	clnt = rr2r_bc_clnt(test, raw);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(clnt));
+	n = kunit_add_action_or_reset(test, rr2r_clnt_cleanup, clnt);
+	KUNIT_ASSERT_EQ(test, n, 0);
+	bc = kunit_kzalloc(test, sizeof(*bc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, bc);
+	bc->clnt = clnt;
+	init_completion(&bc->done);
+	t = kthread_run(rr2r_bc_caller, bc, "rr2r-bc1");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+
+	plen = rr2r_take(test, &raw->client, RPCRDMA2_VERS_1, &h, pl);
+	KUNIT_EXPECT_EQ(test, h.vers, RPCRDMA2_VERS_1);	/* BC1-RDIR-06 */
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA_MSG);		/* BC1-RDIR-08 */
+	/* BC1-RDIR-09: no chunks, a 28-octet header, msg_type at 32 */
+	KUNIT_EXPECT_EQ(test, h.reads.chunks, 0);
+	KUNIT_EXPECT_EQ(test, h.writes.chunks, 0);
+	KUNIT_EXPECT_EQ(test, h.reply.chunks, 0);
+	KUNIT_EXPECT_EQ(test, h.hdrlen, 28);
+	KUNIT_EXPECT_NE(test, h.credit, 0);			/* BC1-CRED-06 */
+	/*
+	 * BC1-RDIR-10: the RPC Call follows, under the same XID; V2-FRAME-03:
+	 * right after the header, with no record mark before it
+	 */
+	KUNIT_ASSERT_GE(test, plen, 24);
+	xid = get_unaligned_be32(pl);
+	KUNIT_EXPECT_EQ(test, h.xid, xid);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(pl + 4), RPC_CALL);
+
+	/* the client's Reply completes it */
+	n = rr2r_msg1(msg, xid);
+	n += rr2r_rpc_reply(msg + n, xid, RPC_SUCCESS);
+	rr2r_raw_send(test, raw, msg, n);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&bc->done,
+							    60 * HZ));
+	KUNIT_EXPECT_EQ(test, bc->status, 0);
+
+	/*
+	 * BC1-INLINE-01: inline only, so a backward Call larger than the
+	 * client's Receive buffers is refused, not sent
+	 */
+	pages = rr2r_pages(test);
+	KUNIT_EXPECT_EQ(test, rr2r_put_proc(clnt, RR2R_PUT_CONT, pages, 6000,
+					    0x51, &res), -EMSGSIZE);
+}
+
+/*
+ * CMP-RINV-04, CMP-RINV-01: a client whose connection request carried
+ * no RFC 8797 record, or one that is not valid, has not said it takes
+ * remote invalidation: the Reply to a Version 1 GET with a Write chunk
+ * is a plain Send, though the Call offered an rkey to invalidate.
+ */
+static void rr2r_cmp_rinv_04_plain_send_without_r(struct kunit *test)
+{
+	static const enum rpcrdma2_test_pdata modes[] = {
+		RPCRDMA2_TEST_PDATA_NONE, RPCRDMA2_TEST_PDATA_BAD,
+	};
+	enum rpcrdma2_test_link link = rr2r_link_of(test);
+	const u32 len = 5000, seed = 0x5eee;
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_segment seg;
+	struct rpcrdma2_chunk_out w;
+	struct rpcrdma2_recv *rv;
+	struct rpcrdma2_hdr h;
+	struct rr2r_mr *m;
+	u32 i, n, xid;
+	u8 msg[512];
+	int ret;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		raw = kunit_kzalloc(test, sizeof(*raw), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, raw);
+		rpcrdma2_test_conn_init(raw, &rr2r_envs[link]);
+		raw->pdata = modes[i];
+		ret = kunit_add_action_or_reset(test, rr2r_raw_cleanup, raw);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		ret = rpcrdma2_test_dial(raw,
+					 (struct sockaddr *)&rr2r_svc.addr[link]);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+
+		m = rr2r_mr(test, raw, 8192);
+		seg = rr2r_seg(m, 0, 8192);
+		w = (struct rpcrdma2_chunk_out){ .nsegs = 1, .segs = &seg };
+		xid = 0xd5 + i;
+		n = rr2r_chunk_call(msg, RPCRDMA2_VERS_1, xid, false,
+				    seg.handle, NULL, 0, &w, 1, NULL);
+		n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_GET);
+		n += rr2r_args(msg + n, seed, len);
+		rr2r_raw_send(test, raw, msg, n);
+
+		KUNIT_ASSERT_EQ(test, 0, rpcrdma2_test_wait_recv(&raw->client));
+		rv = rpcrdma2_test_recv(&raw->client);
+		/* CMP-RINV-01, CMP-RINV-04: not a Send With Invalidate */
+		KUNIT_EXPECT_FALSE_MSG(test, rv->remote_inv,
+				       "pdata mode %u: invalidated %x",
+				       modes[i], rv->inv_rkey);
+		ret = rpcrdma2_decode_hdr(rv->buf, rv->len, RPCRDMA2_VERS_1,
+					  &rr2r_reply_lim, &h);
+		KUNIT_EXPECT_EQ(test, ret, 0);
+		KUNIT_EXPECT_EQ(test, h.xid, xid);
+		KUNIT_EXPECT_EQ(test, h.htype, RDMA_MSG);
+		KUNIT_EXPECT_EQ(test, h.writes.chunks, 1);
+		KUNIT_ASSERT_EQ(test, 0, rpcrdma2_test_post_recv(&raw->client));
+		KUNIT_EXPECT_TRUE(test, rr2r_mr_verify(m, 0, len, seed));
+	}
+}
+
+static void rr2r_release_holders(void *data)
+{
+	complete_all(&rr2r_svc.release);
+}
+
+/*
+ * The next message from the server, read word by word (an ERR_VERS
+ * echoes a version the decoder would refuse): an RDMA2_ERROR @err for
+ * @xid, with RESPONSE set.
+ */
+static void rr2r_expect_raw_err(struct kunit *test,
+				struct rpcrdma2_test_conn *raw, u32 xid,
+				u32 err)
+{
+	u8 *b;
+
+	KUNIT_ASSERT_EQ(test, 0, rpcrdma2_test_wait_recv(&raw->client));
+	b = rpcrdma2_test_recv_buf(&raw->client);
+	KUNIT_EXPECT_GE(test, rpcrdma2_test_recv_len(&raw->client), 24);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(b), xid);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(b + 12), RDMA2_ERROR);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(b + 16) & RDMA2_F_RESPONSE,
+			RDMA2_F_RESPONSE);
+	KUNIT_EXPECT_EQ_MSG(test, get_unaligned_be32(b + 20), err,
+			    "xid 0x%x", xid);
+	KUNIT_ASSERT_EQ(test, 0, rpcrdma2_test_post_recv(&raw->client));
+}
+
+/*
+ * A whole NULL Call under @xid; the next message from the server must
+ * be its Reply: nothing was sent between the error before and it.
+ */
+static void rr2r_expect_null_reply_next(struct kunit *test,
+					struct rpcrdma2_test_conn *raw,
+					u8 *msg, u32 xid)
+{
+	struct rpcrdma2_hdr h;
+	u8 pl[64];
+	u32 n, plen;
+
+	n = rr2r_msg2(msg, xid, 0);
+	n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_NULL);
+	rr2r_raw_send(test, raw, msg, n);
+	plen = rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_MSG);
+	KUNIT_EXPECT_EQ(test, h.xid, xid);
+	KUNIT_ASSERT_GE(test, plen, 24);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(pl), xid);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(pl + 20), RPC_SUCCESS);
+}
+
+/* A Version 2 MSG header with @nr Read chunks (Positions 64, 72, ...). */
+static u32 rr2r_reads2(u8 *b, u32 xid, u32 nr)
+{
+	u32 n = rr2r_hdr(b, xid, RPCRDMA2_VERS_2, RDMA2_MSG, 0), i;
+
+	put_unaligned_be32(0, b + n);		/* rdma_inv_handle */
+	n += 4;
+	for (i = 0; i < nr; i++) {
+		put_unaligned_be32(1, b + n);
+		put_unaligned_be32(64 + 8 * i, b + n + 4);
+		put_unaligned_be32(0x100 + i, b + n + 8);
+		put_unaligned_be32(8, b + n + 12);
+		put_unaligned_be64(0x1000, b + n + 16);
+		n += 24;
+	}
+	memset(b + n, 0, 12);			/* end; no Writes, no Reply */
+	return n + 12;
+}
+
+/* A Version 2 MSG header with @nr Write chunks of one segment each. */
+static u32 rr2r_writes2(u8 *b, u32 xid, u32 nr)
+{
+	u32 n = rr2r_hdr(b, xid, RPCRDMA2_VERS_2, RDMA2_MSG, 0), i;
+
+	memset(b + n, 0, 8);			/* inv_handle; no Reads */
+	n += 8;
+	for (i = 0; i < nr; i++) {
+		put_unaligned_be32(1, b + n);		/* a chunk */
+		put_unaligned_be32(1, b + n + 4);	/* one segment */
+		put_unaligned_be32(0x200 + i, b + n + 8);
+		put_unaligned_be32(4096, b + n + 12);
+		put_unaligned_be64(0x2000, b + n + 16);
+		n += 24;
+	}
+	memset(b + n, 0, 8);			/* end; no Reply chunk */
+	return n + 8;
+}
+
+/*
+ * A Call the server answers with an error is discarded: it never
+ * reaches the RPC layer.  Every rejected message below carries a whole
+ * HOLD Call, which the service would count (and hold); after each
+ * error a NULL Call is answered next, and at the end the service has
+ * seen no HOLD at all.
+ */
+static void rr2r_svc_rejected_calls_never_run(struct kunit *test)
+{
+	static const u32 htypes[] = { 2, 3, 0x77 };
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_hdr h;
+	u32 n, i, xid = 0xe100;
+	u8 *msg;
+
+	msg = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	reinit_completion(&rr2r_svc.release);
+	atomic_set(&rr2r_svc.held, 0);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_release_holders,
+							   NULL));
+	raw = rr2r_raw(test);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+
+	/* V2-ERR-14: a version the connection did not settle: ERR_VERS */
+	n = rr2r_hdr(msg, ++xid, 3, RDMA2_MSG, 0);
+	memset(msg + n, 0, 16);
+	n += 16;
+	n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_HOLD);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_expect_raw_err(test, raw, xid, RDMA2_ERR_VERS);
+	rr2r_expect_null_reply_next(test, raw, msg, 0xe200);
+
+	/*
+	 * V2-FRAME-13, V2-ERR-18: v1's MSGP and DONE and an unknown htype,
+	 * each with a Call behind it: INVAL_HTYPE, nothing processed
+	 */
+	for (i = 0; i < ARRAY_SIZE(htypes); i++) {
+		n = rr2r_msg2(msg, ++xid, 0);
+		put_unaligned_be32(htypes[i], msg + 12);
+		n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_HOLD);
+		rr2r_raw_send(test, raw, msg, n);
+		rr2r_expect_raw_err(test, raw, xid, RDMA2_ERR_INVAL_HTYPE);
+		rr2r_expect_null_reply_next(test, raw, msg, 0xe210 + i);
+	}
+
+	/* V2-ERR-27: rdma_xid is not the RPC's XID: BAD_XDR */
+	n = rr2r_msg2(msg, ++xid, 0);
+	n += rr2r_rpc_call(msg + n, xid + 0x1000, RR2R_PROG, RR2R_HOLD);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_expect_raw_err(test, raw, xid, RDMA2_ERR_BAD_XDR);
+	rr2r_expect_null_reply_next(test, raw, msg, 0xe220);
+
+	/* V2-ERR-34: more Read chunks than the server takes */
+	n = rr2r_reads2(msg, ++xid, RR2S_MAX_READ_CHUNKS + 1);
+	n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_HOLD);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_expect_raw_err(test, raw, xid, RDMA2_ERR_READ_CHUNKS);
+	rr2r_expect_null_reply_next(test, raw, msg, 0xe230);
+
+	/* V2-ERR-35 (E-28): more Write chunks than it fills: discarded too */
+	n = rr2r_writes2(msg, ++xid, RR2S_MAX_WRITE_CHUNKS + 1);
+	n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_HOLD);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+	KUNIT_EXPECT_EQ(test, h.xid, xid);
+	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_WRITE_CHUNKS);
+	KUNIT_EXPECT_EQ(test, h.err_arg[0], RR2S_MAX_WRITE_CHUNKS);
+	rr2r_expect_null_reply_next(test, raw, msg, 0xe240);
+
+	/* a HOLD dispatched before a NULL would be counted by now */
+	msleep(200);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rr2r_svc.held), 0);
+}
+
 static int rr2r_suite_init(struct kunit_suite *suite)
 {
 	int i, port;
@@ -3220,6 +3567,9 @@ static void rr2r_xch_null(struct kunit *test, struct rpcrdma2_test_conn *raw,
  */
 static void rr2r_xch_svc(struct kunit *test)
 {
+	/*
+	 * asserts XCH-XOP-03: a REQXCH running past its end draws an XDR error
+	 */
 	struct rpcrdma2_test_conn *raw;
 	struct rpcrdma2_hdr h;
 	struct rr2s_conn *c;
@@ -3317,6 +3667,7 @@ static void rr2r_xch_svc(struct kunit *test)
  */
 static void rr2r_xch_both_halves(struct kunit *test)
 {
+	/* asserts XCH-XOP-13: both halves take the other's INITXCH */
 	struct rpc_clnt *clnt;
 	struct page **pages;
 	struct rr2c *r;
@@ -3442,6 +3793,11 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_xch_svc, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_xch_both_halves, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_clnt_knobs_apply_to_new_connections,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_rejected_calls_never_run,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_bc1_rdir_backward_call_v1, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_cmp_rinv_04_plain_send_without_r,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM_ATTR(rr2r_svc_flood, rr2r_link_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),

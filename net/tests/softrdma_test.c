@@ -109,6 +109,7 @@ static void rr2t_device_up(struct kunit *test)
 /* V2-FRAME-01: the pair is RC, and connects through rdma_cm. */
 static void rr2t_rc_connect(struct kunit *test)
 {
+	/* asserts V2-FRAME-01: both QPs are RC */
 	struct rpcrdma2_test_env *env = rr2t_env(test);
 	struct rpcrdma2_test_conn *conn;
 

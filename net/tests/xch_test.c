@@ -209,6 +209,10 @@ static void xch_rinv_01_initxch_applied(struct kunit *test)
  */
 static void xch_xop_21_respxch_covers_request(struct kunit *test)
 {
+	/*
+	 * asserts XCH-INLINE-01: RBSIZ is granted only up to the posted Receive
+	 * size
+	 */
 	struct rpcrdma2_conn *sv = rr2x_conn(test, 2, true, false);
 	u8 *msg = kunit_kzalloc(test, 2048, GFP_KERNEL);
 	struct rpcrdma2_hdr h;
@@ -267,6 +271,9 @@ static void xch_xop_21_respxch_covers_request(struct kunit *test)
  */
 static void xch_inline_04_request(struct kunit *test)
 {
+	/*
+	 * asserts XCH-XOP-12: the requester takes the RESPXCH (done, pend, rej)
+	 */
 	struct rpcrdma2_conn *cl = rr2x_conn(test, 2, true, true);
 	struct rpcrdma2_conn *sv = rr2x_conn(test, 2, true, false);
 	u8 msg[256], out[256];
@@ -330,6 +337,10 @@ static void xch_inline_04_request(struct kunit *test)
  */
 static void xch_inline_02_update(struct kunit *test)
 {
+	/*
+	 * asserts XCH-XOP-10: an unasked change only raises RBSIZ, within what
+	 * is posted
+	 */
 	struct rpcrdma2_conn *cl = rr2x_conn(test, 2, true, true);
 	struct rpcrdma2_conn *sv = rr2x_conn(test, 2, true, false);
 	struct rpcrdma2_hdr h;
@@ -366,6 +377,11 @@ static void xch_inline_02_update(struct kunit *test)
  */
 static void xch_xop_11_refused(struct kunit *test)
 {
+	/*
+	 * asserts V2-ERR-19 for the htypes the client sends that a peer
+	 * may not take: after INVAL_HTYPE under INITXCH's xid, no REQXCH
+	 * is built again (the last check)
+	 */
 	struct rpcrdma2_conn *sv = rr2x_conn(test, 2, true, false);
 	struct rpcrdma2_hdr h;
 	u8 msg[256], out[256];

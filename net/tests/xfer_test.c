@@ -41,6 +41,7 @@ static void rr2x_credit_words(struct kunit *test)
 /* V2-CRED-04/10: the sender stops at the window and goes on per ack. */
 static void rr2x_window_blocks_until_ack(struct kunit *test)
 {
+	/* asserts V2-CRED-04: no Send beyond what the grants allow */
 	struct rpcrdma2_seq s = { };
 	const u32 w = RPCRDMA2_SEQ_WINDOW;
 
@@ -145,6 +146,11 @@ static void rr2x_cut_and_join(struct kunit *test, u32 vers, u32 len,
 /* V2-CONT-01..03: inline when it fits, a sequence when it does not. */
 static void rr2x_v2_cut_and_join(struct kunit *test)
 {
+	/*
+	 * asserts V2-CONT-02, V2-INLINE-08 (rr2x_cut_and_join): pieces join in
+	 * stream order, none over the threshold;
+	 * V2-FRAME-02: each Send decodes as a Version 2 header
+	 */
 	rr2x_cut_and_join(test, RPCRDMA2_VERS_2, 0, 4096, 1);
 	rr2x_cut_and_join(test, RPCRDMA2_VERS_2, 4096 - 36, 4096, 1);
 	rr2x_cut_and_join(test, RPCRDMA2_VERS_2, 4096 - 35, 4096, 2);
@@ -158,6 +164,10 @@ static void rr2x_v2_cut_and_join(struct kunit *test)
  */
 static void rr2x_holes_map(struct kunit *test)
 {
+	/*
+	 * asserts V2-CHUNK-10: a reduced item's padding leaves the Payload
+	 * stream too
+	 */
 	static const struct rpcrdma2_hole holes[] = {
 		{ .off = 4, .len = 8 }, { .off = 20, .len = 4 },
 	};

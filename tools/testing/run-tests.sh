@@ -7,8 +7,9 @@
 #   1. module build against Debian's 6.12 headers with W=1 and sparse
 #      (C=1): any compiler or sparse diagnostic fails it
 #   2. checkpatch.pl --strict on every source file; the requirement
-#      coverage page is current and every MUST row has an implementation
-#      citation or a note (coverage.py --check); the harness's crash
+#      coverage page is current, every MUST row has an implementation
+#      citation or a note, and every mandatory row an asserting test or
+#      a note (coverage.py --check); the harness's crash
 #      verdicts on kept consoles (qemu/crash-selftest.sh)
 #   3. KUnit under kunit.py (tools/testing/kunit/run.sh), then again on
 #      a lockdep + KASAN kernel (run.sh --debug); a kernel report in
