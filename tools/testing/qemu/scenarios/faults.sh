@@ -74,16 +74,20 @@ rr2_server_fault() {
 	esac
 }
 
-# What the transport holds on the RDMA devices (restrack: kernel users
-# are named after their module): the QPs, CQs, MRs and PDs, one count
-# per line.  Fails, printing nothing, when rdma(8) cannot tell: an
-# answer it did not give is not "none".
+# What the transport holds on the RDMA devices, one count per line: its
+# RC QPs, rdma_cm IDs, CQs, MRs and PDs.  Restrack names a kernel user
+# after its module, but a QP made through rdma_cm after rdma_cm
+# ("comm [rdma_cm]"), so QPs are counted by type: in these guests only
+# the transport makes RC QPs.  Fails, printing nothing, when rdma(8)
+# cannot tell: an answer it did not give is not "none".
 rr2_rdma_leftovers() {
 	local mod t out
 	case $RR2_MOD in ours) mod=rpcrdma2 ;; *) mod=rpcrdma ;; esac
-	for t in qp cq mr pd; do
+	out=$(rdma resource show qp) || return 1
+	# grep -c prints 0 and exits 1 when it counts none
+	printf '%s\n' "$out" | grep -c " type RC " || true
+	for t in cm_id cq mr pd; do
 		out=$(rdma resource show "$t") || return 1
-		# grep -c prints 0 and exits 1 when it counts none
 		printf '%s\n' "$out" | grep -c "\[$mod\]" || true
 	done
 }
@@ -100,15 +104,16 @@ rr2_no_leftovers() {
 }
 
 # The control for rr2_no_leftovers: while the soak mount is up, the
-# same count sees the transport's QP, CQs and PD (so "none" afterwards
-# is an answer, not a count that cannot see anything).
+# same count sees the transport's QP, rdma_cm ID, CQ and PD (so "none"
+# afterwards is an answer, not a count that cannot see anything).
 rr2_rdma_in_use() {
 	local n
 	n=$(rr2_rdma_leftovers) || { echo "rdma resource show failed"; return 1; }
-	echo "qp cq mr pd: $(printf '%s\n' "$n" | tr '\n' ' ')"
+	echo "qp cm_id cq mr pd: $(printf '%s\n' "$n" | tr '\n' ' ')"
 	[ "$(printf '%s\n' "$n" | sed -n 1p)" -ge 1 ] &&
 		[ "$(printf '%s\n' "$n" | sed -n 2p)" -ge 1 ] &&
-		[ "$(printf '%s\n' "$n" | sed -n 4p)" -ge 1 ]
+		[ "$(printf '%s\n' "$n" | sed -n 3p)" -ge 1 ] &&
+		[ "$(printf '%s\n' "$n" | sed -n 5p)" -ge 1 ]
 }
 
 rr2_no_hung_tasks() {
