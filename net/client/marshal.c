@@ -78,10 +78,8 @@ static bool rr2c_ddp_allowed(const struct rpc_rqst *rq)
  * and a server echoing old handles would otherwise have pages nobody
  * wrote taken for its data (V2-SEC-17).
  */
-static void rr2c_marshal_reset(struct rr2c_req *req)
+static void rr2c_chunks_forget(struct rr2c_req *req)
 {
-	req->call_ck = RR2C_CALL_NONE;
-	req->reply_ck = RR2C_REPLY_NONE;
 	req->nr_rsegs = 0;
 	req->rpos = 0;
 	req->rlen = 0;
@@ -89,6 +87,14 @@ static void rr2c_marshal_reset(struct rr2c_req *req)
 	req->wlen = 0;
 	req->nr_rpsegs = 0;
 	req->rplen = 0;
+}
+
+/* ... and the chunk kinds chosen for it. */
+static void rr2c_marshal_reset(struct rr2c_req *req)
+{
+	req->call_ck = RR2C_CALL_NONE;
+	req->reply_ck = RR2C_REPLY_NONE;
+	rr2c_chunks_forget(req);
 }
 
 static u32 rr2c_hdr_min(const struct rr2c *r)
@@ -195,13 +201,8 @@ static int rr2c_marshal_map(struct rr2c *r, struct rr2c_req *req)
 	u32 hl = snd->head[0].iov_len;
 	int ret = 0;
 
-	req->nr_rsegs = 0;
-	req->nr_wsegs = 0;
-	req->nr_rpsegs = 0;
-	req->rpos = 0;
-	req->rlen = 0;
-	req->wlen = 0;
-	req->rplen = 0;
+	/* mapped again after a fallback to a Position-Zero Read chunk */
+	rr2c_chunks_forget(req);
 	switch (req->call_ck) {
 	case RR2C_CALL_READ:
 		/* V2-CHUNK-12: the data item's offset in the XDR stream */
