@@ -16,10 +16,12 @@ unset _w
 # shellcheck disable=SC1091
 . /rr2/kernel-log.sh
 
-rr2_pass() { echo "RR2: PASS $*"; }
+# RR2_PREFIX, when set, goes before every result name (a scenario
+# that runs another's checks a second time in the same boot).
+rr2_pass() { echo "RR2: PASS ${RR2_PREFIX:-}$*"; }
 # every FAIL is counted in a file too (subshells included): /init's
 # "RR2: DONE fails=N" lets the host see a FAIL line the console mangled
-rr2_fail() { echo "RR2: FAIL $*"; echo "$*" >> /tmp/rr2.fails; }
+rr2_fail() { echo "RR2: FAIL ${RR2_PREFIX:-}$*"; echo "${RR2_PREFIX:-}$*" >> /tmp/rr2.fails; }
 rr2_info() { echo "RR2: INFO $*"; }
 
 # rr2_arg NAME DEFAULT: the value of rr2.args word NAME=VALUE.
@@ -32,10 +34,14 @@ rr2_arg() {
 }
 
 # rr2_check NAME CMD...: run CMD, report NAME as passed if it exits 0.
+# A check that took 2 s or more says so ("RR2: INFO time NAME N s"):
+# where a run's minutes go.
 rr2_check() {
-	local name=$1 out
+	local name=$1 out t0=$SECONDS rc=0
 	shift
-	if out=$("$@" 2>&1); then
+	out=$("$@" 2>&1) || rc=1
+	[ $((SECONDS - t0)) -lt 2 ] || rr2_info "time ${RR2_PREFIX:-}$name $((SECONDS - t0)) s"
+	if [ "$rc" = 0 ]; then
 		rr2_pass "$name"
 		return 0
 	fi

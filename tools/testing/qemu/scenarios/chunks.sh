@@ -7,7 +7,7 @@
 #
 #   - rsize and wsize are what nfsd offers (1 MiB with >= 4.5 GiB RAM);
 #   - files of 16 KiB and 2 MiB written, read back after a remount;
-#   - a directory whose READDIR reply exceeds any inline threshold
+#   - a directory whose READDIR reply exceeds the inline threshold
 #     (Reply chunk on Version 1);
 #   - fio with verification: 1 MiB sequential, 4 KiB random, O_DIRECT;
 #   - rr2fsx, a file-system exerciser checking every octet.
@@ -31,16 +31,17 @@ rr2_fio() {
 		{ cat "/tmp/fio-$name.out"; return 1; }
 }
 
-# rr2_readdir_big DIR: 400 entries of 120-character names, listed again
-# from the server.
+# rr2_readdir_big DIR: 250 entries of 120-character names (READDIR and
+# READDIRPLUS replies of 35 to 65 KiB, past the default inline
+# thresholds), listed again from the server.
 rr2_readdir_big() {
 	local d=$1 vers=$2 i name
 	mkdir -p "$d" || return 1
 	name=$(printf 'n%.0s' $(seq 110))
-	for i in $(seq 400); do : > "$d/$name-$i" || return 1; done
+	for i in $(seq 250); do : > "$d/$name-$i" || return 1; done
 	umount "${d%/*}" && rr2_mount "$vers" "${d%/*}" "/export/v$vers" ||
 		return 1
-	[ "$(ls "$d" | wc -l)" = 400 ] || return 1
+	[ "$(ls "$d" | wc -l)" = 250 ] || return 1
 	ls -l "$d" > /dev/null || return 1
 	rm -rf "$d"
 }
