@@ -102,10 +102,13 @@ rr2_wait_file() {
 
 # rr2_control_mount DIR: the server's /export over NFSv3/TCP, which
 # stays up while RDMA transports change and faults are made (6 min).
+# No attribute or lookup cache: the guests take turns through files
+# that appear on the server, and a cached "no such file" would hide
+# one for up to acdirmax (30 s).
 rr2_control_mount() {
 	mkdir -p "$1"
 	for _ in $(seq 180); do
-		mount -t nfs -o vers=3,proto=tcp,nolock \
+		mount -t nfs -o vers=3,proto=tcp,nolock,lookupcache=none,actimeo=0 \
 			"$RR2_SERVER_IP:/export" "$1" 2> /dev/null && break
 		sleep 2
 	done
