@@ -130,6 +130,13 @@ e2e() {
 	# 1 MiB rsize/wsize by Read, Write and Reply chunks
 	"$q" -g 2 -s ours -c stock -a server.expect=1 \
 		-n interop-ours-stock combined || rc=1
+	# iWARP (siw, built by setup.sh): the same chunks both ways between
+	# rpcrdma2 and the stock module, where the server registers its
+	# RDMA Read sinks and a Send to a QP with no Receive posted is fatal
+	"$q" -g 2 -s ours -c stock -a server.expect=1,dev=siw,fsxops=200 \
+		-n chunks-ours-stock-siw chunks || rc=1
+	"$q" -g 2 -s stock -c ours -a expect=1,dev=siw,fsxops=200 \
+		-n chunks-stock-ours-siw chunks || rc=1
 	# getfacl of a 60-entry ACL over v3 and swapon of a file on a v4.2
 	# mount: rpcrdma2 at both ends, then our client on the stock server
 	# (swap pages go by Read chunks)

@@ -51,9 +51,26 @@ if [ "$(cat "$RR2_SRC/.rr2-version" 2>/dev/null)" != "$srcver" ]; then
 	tar -C "$RR2_CACHE" -xf /usr/src/linux-source-6.12.tar.xz
 	echo "$srcver" > "$RR2_SRC/.rr2-version"
 fi
-"$(dirname "$0")/kunit/prepare-tree.sh"
+# under kunit/run.sh's lock: a KUnit run of another checkout may be
+# building from the tree this points at
+(flock 9 && "$(dirname "$0")/kunit/prepare-tree.sh") 9> "$RR2_CACHE/.kunit.lock" ||
+	rr2_die "prepare-tree.sh failed"
 
 KVER=$(rr2_kver)
 [ -d "/usr/src/linux-headers-$KVER" ] || rr2_die "headers for $KVER missing"
 KVER=$KVER "$(dirname "$0")/qemu/mkroot.sh"
+
+# siw, soft iWARP, which Debian's kernel does not build: from the same
+# source release, against the kernel's headers, for the guests' iWARP
+# runs (run-scenario.sh -a dev=siw).  About 15 s, once per release.
+siw=$RR2_CACHE/siw/$KVER
+if [ "$(cat "$siw/.rr2-version" 2>/dev/null)" != "$srcver" ]; then
+	rr2_log "building siw.ko for $KVER"
+	rm -rf "$siw" && mkdir -p "$siw"
+	cp "$RR2_SRC"/drivers/infiniband/sw/siw/* "$siw/"
+	make -s -C "/usr/src/linux-headers-$KVER" M="$siw" CONFIG_RDMA_SIW=m \
+		modules > "$siw/build.log" 2>&1 ||
+		rr2_die "siw.ko did not build (see $siw/build.log)"
+	echo "$srcver" > "$siw/.rr2-version"
+fi
 rr2_log "ready: kernel $KVER, cache $RR2_CACHE"

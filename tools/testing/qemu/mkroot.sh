@@ -69,6 +69,7 @@ fi
 
 # 3. The initramfs image: rootfs, pruned, plus the modules we load.
 MODULES="virtio_net virtio_pci dummy crc32_generic rdma_rxe rdma_ucm ib_uverbs
+	 libcrc32c crc32c_generic
 	 ib_umad rdma_cm ib_cm iw_cm ib_core sunrpc rpcrdma nfs nfsv3 nfsv4
 	 nfsd lockd auth_rpcgss nfs_acl grace dns_resolver virtio_blk ext4"
 inputs="$KVER $(cat rootfs/.stamp) $MODULES $(sha1sum "$self" | cut -c1-12)"

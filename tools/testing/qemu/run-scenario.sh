@@ -101,6 +101,13 @@ case ",$args," in
 			cp -L "$lib" "$run/overlay/rr2/perf/lib/"
 	done ;;
 esac
+# siw.ko (setup.sh builds it) for the iWARP runs
+case ",$args," in
+*,dev=siw,*)
+	[ -f "$RR2_CACHE/siw/$kver/siw.ko" ] ||
+		rr2_die "dev=siw: no siw.ko for $kver: run tools/testing/setup.sh"
+	cp "$RR2_CACHE/siw/$kver/siw.ko" "$run/overlay/rr2/" ;;
+esac
 if [ "$cmod" = ours ] || [ "$smod" = ours ]; then
 	ko=$RR2_REPO/rpcrdma2.ko
 	[ -f "$ko" ] || rr2_die "rpcrdma2.ko not built (make)"

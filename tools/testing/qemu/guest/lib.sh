@@ -8,8 +8,14 @@ RR2_SERVER_IP=10.111.0.1
 RR2_CLIENT_IP=10.111.0.2
 RR2_PORT=20049
 RR2_MOUNTOPTS=
+# the RDMA device: rxe0 (RoCE), or siw0 (iWARP) with rr2.args dev=siw
+RR2_IBDEV=rxe0
 for _w in $RR2_ARGS; do
-	case $_w in mountopts=*) RR2_MOUNTOPTS=${_w#mountopts=}; RR2_MOUNTOPTS=${RR2_MOUNTOPTS//:/,} ;; esac
+	case $_w in
+	mountopts=*) RR2_MOUNTOPTS=${_w#mountopts=}; RR2_MOUNTOPTS=${RR2_MOUNTOPTS//:/,} ;;
+	dev=siw) RR2_IBDEV=siw0 ;;
+	dev=*) RR2_IBDEV=unknown-${_w#dev=} ;;
+	esac
 done
 unset _w
 
@@ -80,11 +86,11 @@ rr2_load_transport() {
 	esac
 }
 
-# rr2_rxe_active [TRIES]: wait (TRIES x 0.2 s, default 50) for rxe0's
+# rr2_rxe_active [TRIES]: wait (TRIES x 0.2 s, default 50) for $RR2_IBDEV's
 # port to be ACTIVE.
 rr2_rxe_active() {
 	for _ in $(seq "${1:-50}"); do
-		rdma link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE' && return 0
+		rdma link show "$RR2_IBDEV/1" 2>/dev/null | grep -q 'state ACTIVE' && return 0
 		sleep 0.2
 	done
 	return 1
@@ -118,10 +124,14 @@ rr2_control_mount() {
 # rxe on the NIC, with this guest's address.
 rr2_setup_rdma() {
 	local ip=$1
-	modprobe -a virtio_net crc32_generic rdma_rxe ib_uverbs rdma_ucm || return 1
+	modprobe -a virtio_net crc32_generic ib_uverbs rdma_ucm || return 1
+	case $RR2_IBDEV in
+	siw0) modprobe -a crc32c_generic libcrc32c && insmod /rr2/siw.ko || return 1 ;;
+	*) modprobe rdma_rxe || return 1 ;;
+	esac
 	ip link set eth0 up || return 1
 	ip addr add "$ip/24" dev eth0 || return 1
-	rdma link add rxe0 type rxe netdev eth0 || return 1
+	rdma link add "$RR2_IBDEV" type "${RR2_IBDEV%0}" netdev eth0 || return 1
 	rr2_rxe_active
 }
 
