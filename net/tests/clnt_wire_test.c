@@ -1779,48 +1779,86 @@ static void rr2w_v1_local_inv_failure_closes_first(struct kunit *test)
 		__free_page(rd.pages[i]);
 }
 
+/* Which chunk list a reverse Call from the raw server carries. */
+enum rr2w_chunk_kind {
+	RR2W_READ_CHUNK,
+	RR2W_WRITE_CHUNK,
+	RR2W_REPLY_CHUNK,
+};
+
+/* One segment: handle, length, offset (16 octets at @b). */
+static void rr2w_segment(u8 *b, u32 handle, u32 len, u64 off)
+{
+	put_unaligned_be32(handle, b);
+	put_unaligned_be32(len, b + 4);
+	put_unaligned_be64(off, b + 8);
+}
+
 /*
- * A reverse-direction Call (RESPONSE clear) from the raw server with
- * a Write chunk of one segment, or a Read chunk of one, at @xid.  With
- * a Read chunk the client answers SEGMENTS(0) today, where V2-ERR-33
- * wants READ_CHUNKS with max 0 (decode_read_list() tests the segment
- * cap before the chunk cap): a known bug, and the check belongs in
- * rr2w_v2_rdir_15_reverse_call_with_chunks() once it is fixed.
+ * A reverse-direction Call (RESPONSE clear) from the raw server with a
+ * Read chunk, a Write chunk or a Reply chunk of one segment, at @xid.
  */
-static u32 rr2w_reverse_call_with_chunk(u8 *b, u32 xid, bool read)
+static u32 rr2w_reverse_call_with_chunk(u8 *b, u32 xid,
+					enum rr2w_chunk_kind kind)
 {
 	u32 n = rr2w_hdr(b, xid, RPCRDMA2_VERS_2, RDMA2_MSG, 0);
 
 	put_unaligned_be32(0, b + n);			/* inv_handle */
 	n += 4;
-	if (read) {
+	if (kind == RR2W_READ_CHUNK) {
 		put_unaligned_be32(1, b + n);		/* a Read segment */
 		put_unaligned_be32(40, b + n + 4);	/* after the Call */
-		put_unaligned_be32(0x99, b + n + 8);
-		put_unaligned_be32(8, b + n + 12);
-		put_unaligned_be64(0x1000, b + n + 16);
+		rr2w_segment(b + n + 8, 0x99, 8, 0x1000);
 		n += 24;
 	}
 	put_unaligned_be32(0, b + n);			/* end of Reads */
 	n += 4;
-	if (!read) {
+	if (kind == RR2W_WRITE_CHUNK) {
 		put_unaligned_be32(1, b + n);		/* a Write chunk */
 		put_unaligned_be32(1, b + n + 4);
-		put_unaligned_be32(0x98, b + n + 8);
-		put_unaligned_be32(4096, b + n + 12);
-		put_unaligned_be64(0x2000, b + n + 16);
+		rr2w_segment(b + n + 8, 0x98, 4096, 0x2000);
 		n += 24;
 	}
 	put_unaligned_be32(0, b + n);			/* end of Writes */
-	put_unaligned_be32(0, b + n + 4);		/* no Reply chunk */
-	n += 8;
+	n += 4;
+	if (kind == RR2W_REPLY_CHUNK) {
+		put_unaligned_be32(1, b + n);		/* a Reply chunk */
+		put_unaligned_be32(1, b + n + 4);
+		rr2w_segment(b + n + 8, 0x97, 4096, 0x3000);
+		n += 24;
+	} else {
+		put_unaligned_be32(0, b + n);		/* no Reply chunk */
+		n += 4;
+	}
 	return n + rr2w_rpc_call(b + n, xid);
+}
+
+/* Send a reverse Call with @kind of chunk; the client answers @err(0). */
+static void rr2w_expect_chunk_refused(struct rr2w *w, u32 xid,
+				      enum rr2w_chunk_kind kind, u32 err)
+{
+	struct kunit *test = w->test;
+	struct rpcrdma2_hdr h;
+	u8 msg[256], pl[64];
+	u32 n;
+
+	n = rr2w_reverse_call_with_chunk(msg, xid, kind);
+	rr2w_send(w, msg, n);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_ERROR);
+	KUNIT_EXPECT_EQ(test, h.xid, xid);
+	KUNIT_EXPECT_EQ(test, h.err, err);
+	KUNIT_EXPECT_EQ(test, h.err_arg[0], 0);
 }
 
 /*
  * The client is a reverse-direction Responder without chunk support:
  * a reverse Call that carries chunks draws the section 7.3 error that
  * says it takes none, and the forward Call is not disturbed.
+ *   V2-RDIR-15: a Write chunk: WRITE_CHUNKS with max 0; a Reply chunk:
+ *   REPLY_RESOURCE (not SEGMENTS, which once came of max_segments 0).
+ *   V2-ERR-33: a Read chunk: READ_CHUNKS with max 0, not SEGMENTS(0)
+ *   (decode_read_list() once tested the segment cap first).
  */
 static void rr2w_v2_rdir_15_reverse_call_with_chunks(struct kunit *test)
 {
@@ -1836,16 +1874,13 @@ static void rr2w_v2_rdir_15_reverse_call_with_chunks(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
 	xid = h.xid;
 
-	/* V2-RDIR-15: a Write chunk: WRITE_CHUNKS with max 0 */
-	n = rr2w_reverse_call_with_chunk(msg, 0x7400, false);
-	rr2w_send(w, msg, n);
-	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
-	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_ERROR);
-	KUNIT_EXPECT_EQ(test, h.xid, 0x7400);
-	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_WRITE_CHUNKS);
-	KUNIT_EXPECT_EQ(test, h.err_arg[0], 0);
-
-	/* a Read chunk: not checked yet, see rr2w_reverse_call_with_chunk() */
+	rr2w_expect_chunk_refused(w, 0x7400, RR2W_WRITE_CHUNK,
+				  RDMA2_ERR_WRITE_CHUNKS);
+	/* V2-ERR-33 */
+	rr2w_expect_chunk_refused(w, 0x7401, RR2W_READ_CHUNK,
+				  RDMA2_ERR_READ_CHUNKS);
+	rr2w_expect_chunk_refused(w, 0x7402, RR2W_REPLY_CHUNK,
+				  RDMA2_ERR_REPLY_RESOURCE);
 
 	n = rr2w_msg(msg, xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
 	n += rr2w_reply(msg + n, xid, RPC_SUCCESS);
