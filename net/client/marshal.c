@@ -66,8 +66,9 @@ static bool rr2c_ddp_allowed(const struct rpc_rqst *rq)
 {
 	const struct rpc_cred *cred = rq->rq_cred;
 
+	/* a bit number, as auth_gss sets it, not a mask */
 	return !(cred && cred->cr_auth &&
-		 (cred->cr_auth->au_flags & RPCAUTH_AUTH_DATATOUCH));
+		 test_bit(RPCAUTH_AUTH_DATATOUCH, &cred->cr_auth->au_flags));
 }
 
 /*

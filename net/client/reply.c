@@ -700,6 +700,7 @@ const struct rpcrdma2_limits rr2c_limits = {
 	.max_read_chunks	= 0,
 	.max_write_chunks	= 0,
 	.max_segments		= 0,
+	.no_reply_chunk		= true,
 };
 
 /*
@@ -858,6 +859,7 @@ static void rr2c_recv_rejected(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 	case RDMA2_ERR_READ_CHUNKS:
 	case RDMA2_ERR_WRITE_CHUNKS:
 	case RDMA2_ERR_SEGMENTS:
+	case RDMA2_ERR_REPLY_RESOURCE:
 		if (!(hdr->flags & RDMA2_F_RESPONSE))
 			rr2c_send_error(r, hdr, verdict);
 		break;

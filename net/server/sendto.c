@@ -77,6 +77,26 @@ static bool rr2s_may_send(struct rr2s_conn *c, struct rpcrdma2_send **sd,
 	return ok && *sd;
 }
 
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+static atomic_t rr2s_test_send_faults = ATOMIC_INIT(0);
+
+/* KUnit: the next @n Sends of RPC messages fail to post. */
+void rr2s_test_fail_sends(int n)
+{
+	atomic_set(&rr2s_test_send_faults, n);
+}
+
+static bool rr2s_test_send_fault(void)
+{
+	return atomic_add_unless(&rr2s_test_send_faults, -1, 0);
+}
+#else
+static bool rr2s_test_send_fault(void)
+{
+	return false;
+}
+#endif
+
 /*
  * Send With Invalidate of @inv_rkey on the final Send, which also takes
  * @wl, the Writes posted before it (or NULL), once the Reply is copied.
@@ -109,8 +129,13 @@ static int rr2s_post_msg(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
 			rr2s_wlist_seal(wl);
 			sd->ctx = wl;
 		}
-		ret = more < 0 ? more :
-			rpcrdma2_ep_post_send(sd, len, more ? 0 : inv_rkey);
+		if (more < 0)
+			ret = more;
+		else if (rr2s_test_send_fault())	/* as on a dead QP */
+			ret = -EIO;
+		else
+			ret = rpcrdma2_ep_post_send(sd, len,
+						    more ? 0 : inv_rkey);
 		if (ret) {
 			sd->ctx = NULL;
 			rpcrdma2_pool_put(&c->pool, sd);

@@ -331,6 +331,7 @@ void rr2s_knobs_reset(void);
 #if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
 u32 rr2s_test_parked(void);
 void rr2s_test_set_port_down(bool down);
+void rr2s_test_fail_sends(int n);
 #endif
 
 /* backchannel.c */

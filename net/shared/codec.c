@@ -85,13 +85,18 @@ static int decode_read_list(struct rr2_rd *r, const struct rpcrdma2_limits *lim,
 		if (!same)			/* a new Position: V2-CHUNK-11 */
 			l->chunks++;
 		l->segments++;
-		if (same + 1 > lim->max_segments) {	/* V2-ERR-38 */
-			hdr->reject_arg = lim->max_segments;
-			return RDMA2_ERR_SEGMENTS;
-		}
+		/*
+		 * The chunk cap first: a Responder that takes no Read chunk
+		 * at all says READ_CHUNKS(0) (V2-ERR-33), not that the
+		 * chunk's one segment is too many.
+		 */
 		if (l->chunks > lim->max_read_chunks) {	/* V2-ERR-32 */
 			hdr->reject_arg = lim->max_read_chunks;
 			return RDMA2_ERR_READ_CHUNKS;
+		}
+		if (same + 1 > lim->max_segments) {	/* V2-ERR-38 */
+			hdr->reject_arg = lim->max_segments;
+			return RDMA2_ERR_SEGMENTS;
 		}
 	}
 }
@@ -154,6 +159,10 @@ static int decode_reply_chunk(struct rr2_rd *r, const struct rpcrdma2_limits *li
 		return RDMA2_ERR_BAD_XDR;
 	if (!present)
 		return 0;
+	if (lim->no_reply_chunk) {			/* V2-RDIR-15 */
+		hdr->reject_arg = 0;
+		return RDMA2_ERR_REPLY_RESOURCE;
+	}
 	ret = decode_write_chunk(r, lim, hdr, &nsegs);
 	if (ret)
 		return ret;

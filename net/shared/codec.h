@@ -43,6 +43,11 @@ struct rpcrdma2_limits {
 	u32	max_write_chunks;	/* chunks in a Write list */
 	u32	max_segments;		/* segments in any one chunk */
 	bool	xchar;			/* RDMA2_XCH_* (E-19), off by default */
+	/*
+	 * A Reply chunk is refused with REPLY_RESOURCE (V2-RDIR-15): a
+	 * reverse-direction Responder without chunk support.
+	 */
+	bool	no_reply_chunk;
 };
 
 struct rpcrdma2_segment {

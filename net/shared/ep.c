@@ -59,6 +59,7 @@ static void rpcrdma2_ep_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	rv->remote_inv = wc->status == IB_WC_SUCCESS &&
 			 (wc->wc_flags & IB_WC_WITH_INVALIDATE);
 	rv->inv_rkey = rv->remote_inv ? wc->ex.invalidate_rkey : 0;
+	atomic_dec(&rv->ep->recvs_posted);
 	rv->ep->ops->recv_done(rv);
 }
 
@@ -326,11 +327,17 @@ int rpcrdma2_ep_post_recv(struct rpcrdma2_recv *rv)
 		.sg_list	= &sge,
 		.num_sge	= 1,
 	};
+	int ret;
 
 	ib_dma_sync_single_for_device(ep->id->device, rv->dma,
 				      ep->attr.recv_size, DMA_FROM_DEVICE);
 	trace_rpcrdma2_post_recv(rv);
-	return ib_post_recv(ep->id->qp, &wr, NULL);
+	/* counted first: the completion may run before the post returns */
+	atomic_inc(&ep->recvs_posted);
+	ret = ib_post_recv(ep->id->qp, &wr, NULL);
+	if (ret)
+		atomic_dec(&ep->recvs_posted);
+	return ret;
 }
 
 /* Make a completed Receive's octets visible to the CPU. */

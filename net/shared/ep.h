@@ -131,6 +131,11 @@ struct rpcrdma2_ep {
 	spinlock_t			sq_lock; /* the two below, posting */
 	struct list_head		sq_sends; /* posted, oldest first */
 	u32				sq_unsignaled; /* since the last signaled */
+	/*
+	 * Receives posted and not yet completed: what the peer may send
+	 * right now (BC1-CRED-08/09/11/12); read by KUnit.
+	 */
+	atomic_t			recvs_posted;
 };
 
 /**

@@ -28,7 +28,9 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/highmem.h>
+#include <linux/sunrpc/bc_xprt.h>
 #include <linux/sunrpc/clnt.h>
+#include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/xprtrdma.h>
 #include <linux/sysctl.h>
 #include <linux/unaligned.h>
@@ -1779,48 +1781,86 @@ static void rr2w_v1_local_inv_failure_closes_first(struct kunit *test)
 		__free_page(rd.pages[i]);
 }
 
+/* Which chunk list a reverse Call from the raw server carries. */
+enum rr2w_chunk_kind {
+	RR2W_READ_CHUNK,
+	RR2W_WRITE_CHUNK,
+	RR2W_REPLY_CHUNK,
+};
+
+/* One segment: handle, length, offset (16 octets at @b). */
+static void rr2w_segment(u8 *b, u32 handle, u32 len, u64 off)
+{
+	put_unaligned_be32(handle, b);
+	put_unaligned_be32(len, b + 4);
+	put_unaligned_be64(off, b + 8);
+}
+
 /*
- * A reverse-direction Call (RESPONSE clear) from the raw server with
- * a Write chunk of one segment, or a Read chunk of one, at @xid.  With
- * a Read chunk the client answers SEGMENTS(0) today, where V2-ERR-33
- * wants READ_CHUNKS with max 0 (decode_read_list() tests the segment
- * cap before the chunk cap): a known bug, and the check belongs in
- * rr2w_v2_rdir_15_reverse_call_with_chunks() once it is fixed.
+ * A reverse-direction Call (RESPONSE clear) from the raw server with a
+ * Read chunk, a Write chunk or a Reply chunk of one segment, at @xid.
  */
-static u32 rr2w_reverse_call_with_chunk(u8 *b, u32 xid, bool read)
+static u32 rr2w_reverse_call_with_chunk(u8 *b, u32 xid,
+					enum rr2w_chunk_kind kind)
 {
 	u32 n = rr2w_hdr(b, xid, RPCRDMA2_VERS_2, RDMA2_MSG, 0);
 
 	put_unaligned_be32(0, b + n);			/* inv_handle */
 	n += 4;
-	if (read) {
+	if (kind == RR2W_READ_CHUNK) {
 		put_unaligned_be32(1, b + n);		/* a Read segment */
 		put_unaligned_be32(40, b + n + 4);	/* after the Call */
-		put_unaligned_be32(0x99, b + n + 8);
-		put_unaligned_be32(8, b + n + 12);
-		put_unaligned_be64(0x1000, b + n + 16);
+		rr2w_segment(b + n + 8, 0x99, 8, 0x1000);
 		n += 24;
 	}
 	put_unaligned_be32(0, b + n);			/* end of Reads */
 	n += 4;
-	if (!read) {
+	if (kind == RR2W_WRITE_CHUNK) {
 		put_unaligned_be32(1, b + n);		/* a Write chunk */
 		put_unaligned_be32(1, b + n + 4);
-		put_unaligned_be32(0x98, b + n + 8);
-		put_unaligned_be32(4096, b + n + 12);
-		put_unaligned_be64(0x2000, b + n + 16);
+		rr2w_segment(b + n + 8, 0x98, 4096, 0x2000);
 		n += 24;
 	}
 	put_unaligned_be32(0, b + n);			/* end of Writes */
-	put_unaligned_be32(0, b + n + 4);		/* no Reply chunk */
-	n += 8;
+	n += 4;
+	if (kind == RR2W_REPLY_CHUNK) {
+		put_unaligned_be32(1, b + n);		/* a Reply chunk */
+		put_unaligned_be32(1, b + n + 4);
+		rr2w_segment(b + n + 8, 0x97, 4096, 0x3000);
+		n += 24;
+	} else {
+		put_unaligned_be32(0, b + n);		/* no Reply chunk */
+		n += 4;
+	}
 	return n + rr2w_rpc_call(b + n, xid);
+}
+
+/* Send a reverse Call with @kind of chunk; the client answers @err(0). */
+static void rr2w_expect_chunk_refused(struct rr2w *w, u32 xid,
+				      enum rr2w_chunk_kind kind, u32 err)
+{
+	struct kunit *test = w->test;
+	struct rpcrdma2_hdr h;
+	u8 msg[256], pl[64];
+	u32 n;
+
+	n = rr2w_reverse_call_with_chunk(msg, xid, kind);
+	rr2w_send(w, msg, n);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_ERROR);
+	KUNIT_EXPECT_EQ(test, h.xid, xid);
+	KUNIT_EXPECT_EQ(test, h.err, err);
+	KUNIT_EXPECT_EQ(test, h.err_arg[0], 0);
 }
 
 /*
  * The client is a reverse-direction Responder without chunk support:
  * a reverse Call that carries chunks draws the section 7.3 error that
  * says it takes none, and the forward Call is not disturbed.
+ *   V2-RDIR-15: a Write chunk: WRITE_CHUNKS with max 0; a Reply chunk:
+ *   REPLY_RESOURCE (not SEGMENTS, which once came of max_segments 0).
+ *   V2-ERR-33: a Read chunk: READ_CHUNKS with max 0, not SEGMENTS(0)
+ *   (decode_read_list() once tested the segment cap first).
  */
 static void rr2w_v2_rdir_15_reverse_call_with_chunks(struct kunit *test)
 {
@@ -1836,16 +1876,13 @@ static void rr2w_v2_rdir_15_reverse_call_with_chunks(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
 	xid = h.xid;
 
-	/* V2-RDIR-15: a Write chunk: WRITE_CHUNKS with max 0 */
-	n = rr2w_reverse_call_with_chunk(msg, 0x7400, false);
-	rr2w_send(w, msg, n);
-	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
-	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_ERROR);
-	KUNIT_EXPECT_EQ(test, h.xid, 0x7400);
-	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_WRITE_CHUNKS);
-	KUNIT_EXPECT_EQ(test, h.err_arg[0], 0);
-
-	/* a Read chunk: not checked yet, see rr2w_reverse_call_with_chunk() */
+	rr2w_expect_chunk_refused(w, 0x7400, RR2W_WRITE_CHUNK,
+				  RDMA2_ERR_WRITE_CHUNKS);
+	/* V2-ERR-33 */
+	rr2w_expect_chunk_refused(w, 0x7401, RR2W_READ_CHUNK,
+				  RDMA2_ERR_READ_CHUNKS);
+	rr2w_expect_chunk_refused(w, 0x7402, RR2W_REPLY_CHUNK,
+				  RDMA2_ERR_REPLY_RESOURCE);
 
 	n = rr2w_msg(msg, xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
 	n += rr2w_reply(msg + n, xid, RPC_SUCCESS);
@@ -1946,6 +1983,73 @@ static void rr2w_v1_write_args_reduced_only_if_marked(struct kunit *test)
 	buf = rr2w_take_full(w, RPCRDMA2_VERS_1, &h);
 	KUNIT_EXPECT_EQ(test, h.htype, RDMA_NOMSG);
 	KUNIT_EXPECT_EQ(test, h.reads.chunks, 1);
+	KUNIT_EXPECT_GT(test, rr2w_read_total(w, buf, &h, true), 5001);
+	rr2w_v1_reply_ok(w, h.xid);
+	for (i = 0; i < 2; i++)
+		__free_page(wr.pages[i]);
+}
+
+static void rr2w_datatouch_off(void *data)
+{
+	struct rpc_auth *auth = data;
+
+	clear_bit(RPCAUTH_AUTH_DATATOUCH, &auth->au_flags);
+}
+
+/*
+ * V2-SEC-13: under RPCSEC_GSS integrity or privacy nothing is reduced.
+ * The client's credential is made to say what a krb5i or krb5p one
+ * says (RPCAUTH_AUTH_DATATOUCH: the auth flavor reads and checksums or
+ * wraps the arguments); a WRITE of 5001 octets beyond the Version 1
+ * threshold, marked DDP-eligible, then goes whole in a Position-Zero
+ * Read chunk (Special Format), with no Read chunk holding the data
+ * item alone.  Without the flag the same WRITE is reduced (checked
+ * first, so the flag is what changes it).
+ */
+static void rr2w_v2_sec_13_no_reduction_under_datatouch(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	struct rr2w_write wr = { .len = 5001 };
+	struct rpc_auth *auth = w->clnt->cl_auth;
+	struct rpcrdma2_hdr h;
+	u8 msg[64], pl[64];
+	u32 i;
+	u8 *buf;
+
+	wr.pages = kunit_kcalloc(test, 2, sizeof(*wr.pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, wr.pages);
+	for (i = 0; i < 2; i++) {
+		wr.pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		KUNIT_ASSERT_NOT_NULL(test, wr.pages[i]);
+	}
+	rr2w_call_write(w, &wr);
+	rr2w_accept(w);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_CONNPROP);
+	rr2w_hdr(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_ERROR, RDMA2_F_RESPONSE);
+	put_unaligned_be32(RDMA2_ERR_VERS, msg + 20);
+	put_unaligned_be32(1, msg + 24);
+	put_unaligned_be32(1, msg + 28);
+	rr2w_send(w, msg, 32);
+
+	/* without the flag: the data item alone in a Read chunk */
+	buf = rr2w_take_full(w, RPCRDMA2_VERS_1, &h);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA_MSG);
+	KUNIT_EXPECT_EQ(test, h.reads.chunks, 1);
+	KUNIT_EXPECT_EQ(test, rr2w_read_total(w, buf, &h, false), 5001);
+	rr2w_v1_reply_ok(w, h.xid);
+
+	/* the same WRITE with a data-touching credential: not reduced */
+	KUNIT_ASSERT_NOT_NULL(test, auth);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2w_datatouch_off,
+							   auth));
+	set_bit(RPCAUTH_AUTH_DATATOUCH, &auth->au_flags);
+	rr2w_call_write(w, &wr);
+	buf = rr2w_take_full(w, RPCRDMA2_VERS_1, &h);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA_NOMSG);
+	KUNIT_EXPECT_EQ(test, h.reads.chunks, 1);
+	KUNIT_EXPECT_EQ(test, h.writes.chunks, 0);
 	KUNIT_EXPECT_GT(test, rr2w_read_total(w, buf, &h, true), 5001);
 	rr2w_v1_reply_ok(w, h.xid);
 	for (i = 0; i < 2; i++)
@@ -2068,6 +2172,201 @@ static void rr2w_bc1_inline_03_oversized_backward_call(struct kunit *test)
 			       "the client kept a connection that overran it");
 }
 
+/*
+ * ---- the client's callback service ----
+ *
+ * The program rr2w_rpc_call() names (0x40000000, version 1) with a NULL
+ * procedure, on an svc_serv with one thread that runs reverse Calls
+ * through svc_process_bc(), as the NFS client's callback service does.
+ */
+#define RR2W_CB_PROG	0x40000000
+#define RR2W_CB_VERS	1
+
+static struct svc_serv *rr2w_cb_serv;
+
+static __be32 rr2w_cb_null(struct svc_rqst *rqstp)
+{
+	return rpc_success;
+}
+
+static int rr2w_cb_dispatch(struct svc_rqst *rqstp)
+{
+	*rqstp->rq_accept_statp = rqstp->rq_procinfo->pc_func(rqstp);
+	return 1;
+}
+
+static bool rr2w_cb_encode(struct svc_rqst *rqstp, struct xdr_stream *xdr)
+{
+	return true;
+}
+
+static const struct svc_procedure rr2w_cb_procs[] = {
+	{
+		.pc_func	= rr2w_cb_null,
+		.pc_encode	= rr2w_cb_encode,
+		.pc_xdrressize	= 1,
+		.pc_name	= "NULL",
+	},
+};
+
+static DEFINE_PER_CPU_ALIGNED(unsigned long,
+			      rr2w_cb_count[ARRAY_SIZE(rr2w_cb_procs)]);
+
+static const struct svc_version rr2w_cb_version = {
+	.vs_vers	= RR2W_CB_VERS,
+	.vs_nproc	= ARRAY_SIZE(rr2w_cb_procs),
+	.vs_proc	= rr2w_cb_procs,
+	.vs_count	= rr2w_cb_count,
+	.vs_xdrsize	= 8,
+	.vs_dispatch	= rr2w_cb_dispatch,
+	.vs_hidden	= true,
+};
+
+static const struct svc_version *rr2w_cb_versions[] = {
+	[RR2W_CB_VERS] = &rr2w_cb_version,
+};
+
+static enum svc_auth_status rr2w_cb_authenticate(struct svc_rqst *rqstp)
+{
+	rqstp->rq_auth_stat = rpc_auth_ok;
+	return SVC_OK;
+}
+
+static struct svc_program rr2w_cb_program = {
+	.pg_prog		= RR2W_CB_PROG,
+	.pg_nvers		= ARRAY_SIZE(rr2w_cb_versions),
+	.pg_vers		= rr2w_cb_versions,
+	.pg_name		= "rpcrdma2-wire-cb",
+	.pg_class		= "rpcrdma2-wire-cb",
+	.pg_authenticate	= rr2w_cb_authenticate,
+	.pg_init_request	= svc_generic_init_request,
+	.pg_rpcbind_set		= svc_generic_rpcbind_set,
+};
+
+static int rr2w_cb_thread(void *data)
+{
+	struct svc_rqst *rqstp = data;
+
+	svc_thread_init_status(rqstp, 0);
+	while (!svc_thread_should_stop(rqstp))
+		svc_recv(rqstp);
+	svc_exit_thread(rqstp);
+	return 0;
+}
+
+static void rr2w_cb_serv_off(void *data)
+{
+	struct rpc_xprt *xprt = data;
+
+	WRITE_ONCE(xprt->bc_serv, NULL);
+}
+
+/* Give @w's transport two callback slots and the callback service. */
+static void rr2w_cb_on(struct rr2w *w)
+{
+	struct rpc_xprt *xprt = rr2w_xprt(w);
+
+	KUNIT_ASSERT_NOT_NULL(w->test, rr2w_cb_serv);
+	KUNIT_ASSERT_EQ(w->test, 0, xprt_setup_backchannel(xprt, 2));
+	WRITE_ONCE(xprt->bc_serv, rr2w_cb_serv);
+	KUNIT_ASSERT_EQ(w->test, 0,
+			kunit_add_action_or_reset(w->test, rr2w_cb_serv_off,
+						  xprt));
+}
+
+/*
+ * The raw server sends the reverse NULL Call @cxid on @vers; the
+ * client's Reply comes back through the callback service.  Check its
+ * transport header and the start of its RPC header.
+ */
+static void rr2w_expect_reverse_reply(struct rr2w *w, u32 vers, u32 cxid)
+{
+	struct kunit *test = w->test;
+	struct rpcrdma2_hdr h;
+	u8 msg[128], pl[64];
+	u32 n, plen;
+
+	n = rr2w_msg(msg, cxid, vers, 0);
+	n += rr2w_rpc_call(msg + n, cxid);
+	rr2w_send(w, msg, n);
+	plen = rr2w_take(w, vers, &h, pl);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_MSG);
+	/* V2-RDIR-07, BC1-RDIR-12: rdma_xid is the Call's XID */
+	KUNIT_EXPECT_EQ(test, h.xid, cxid);
+	/* V2-RDIR-08: the connection's version */
+	KUNIT_EXPECT_EQ(test, h.vers, vers);
+	/* V2-RDIR-09: RESPONSE set */
+	if (vers == RPCRDMA2_VERS_2)
+		KUNIT_EXPECT_EQ(test, h.flags & RDMA2_F_RESPONSE,
+				RDMA2_F_RESPONSE);
+	KUNIT_ASSERT_GE(test, plen, 24);
+	/* the RPC header follows and starts with the same XID, a REPLY */
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(pl), cxid);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(pl + 4), RPC_REPLY);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(pl + 8), RPC_MSG_ACCEPTED);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(pl + 20), RPC_SUCCESS);
+}
+
+/*
+ * V2-RDIR-07, V2-RDIR-08, V2-RDIR-09: on Version 2, the client's Reply
+ * to a reverse-direction Call has the Call's XID in rdma_xid and in the
+ * RPC header, rdma_vers 2 and RESPONSE set; a forward Call outstanding
+ * meanwhile completes.
+ */
+static void rr2w_v2_rdir_07_reverse_reply_header(struct kunit *test)
+{
+	/* asserts V2-RDIR-07, V2-RDIR-08, V2-RDIR-09 */
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	struct rpcrdma2_hdr h;
+	u8 msg[128], pl[64];
+	u32 n, xid;
+
+	rr2w_cb_on(w);
+	rr2w_call(w);
+	rr2w_accept(w);
+	rr2w_settle_v2(w);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+	xid = h.xid;
+
+	rr2w_expect_reverse_reply(w, RPCRDMA2_VERS_2, 0x7600);
+	/* another XID, so the header cannot be a constant */
+	rr2w_expect_reverse_reply(w, RPCRDMA2_VERS_2, 0x7601);
+
+	n = rr2w_msg(msg, xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
+	n += rr2w_reply(msg + n, xid, RPC_SUCCESS);
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+}
+
+/*
+ * BC1-RDIR-12 (and V2-RDIR-08 on the other version): after a fallback
+ * to Version 1, the backward Reply is an RDMA_MSG in Version 1 whose
+ * RPC header follows at once with the Call's XID and msg_type REPLY.
+ */
+static void rr2w_bc1_rdir_12_backward_reply_header(struct kunit *test)
+{
+	/* asserts BC1-RDIR-12, V2-RDIR-08 */
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	struct rpcrdma2_hdr h;
+	u8 msg[64], pl[64];
+
+	rr2w_cb_on(w);
+	rr2w_call(w);
+	rr2w_accept(w);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_CONNPROP);
+	rr2w_hdr(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_ERROR, RDMA2_F_RESPONSE);
+	put_unaligned_be32(RDMA2_ERR_VERS, msg + 20);
+	put_unaligned_be32(1, msg + 24);
+	put_unaligned_be32(1, msg + 28);
+	rr2w_send(w, msg, 32);
+	rr2w_v1_null(w);
+
+	rr2w_expect_reverse_reply(w, RPCRDMA2_VERS_1, 0x7700);
+	rr2w_expect_reverse_reply(w, RPCRDMA2_VERS_1, 0x7701);
+}
+
 static const enum rpcrdma2_test_link rr2w_links[] = {
 	RPCRDMA2_TEST_RXE,
 	RPCRDMA2_TEST_SIW,
@@ -2084,6 +2383,14 @@ static int rr2w_suite_init(struct kunit_suite *suite)
 {
 	int i;
 
+	rr2w_cb_serv = svc_create(&rr2w_cb_program, PAGE_SIZE,
+				  rr2w_cb_thread);
+	if (rr2w_cb_serv) {
+		set_bc_enabled(rr2w_cb_serv);
+		if (svc_set_num_threads(rr2w_cb_serv, NULL, 1))
+			svc_destroy(&rr2w_cb_serv);
+	}
+
 	for (i = 0; i < RPCRDMA2_TEST_NR_LINKS; i++)
 		rpcrdma2_test_env_up(&rr2w_envs[i], i);
 	return 0;
@@ -2096,6 +2403,10 @@ static void rr2w_suite_exit(struct kunit_suite *suite)
 	rpcrdma2_test_cap_version(RPCRDMA2_CLIENT, RPCRDMA2_VERS_2);
 	for (i = 0; i < RPCRDMA2_TEST_NR_LINKS; i++)
 		rpcrdma2_test_env_down(&rr2w_envs[i]);
+	if (rr2w_cb_serv) {
+		svc_set_num_threads(rr2w_cb_serv, NULL, 0);
+		svc_destroy(&rr2w_cb_serv);
+	}
 }
 
 static struct kunit_case rr2w_cases[] = {
@@ -2124,9 +2435,15 @@ static struct kunit_case rr2w_cases[] = {
 			 rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v2_rdir_15_reverse_call_with_chunks,
 			 rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v2_rdir_07_reverse_reply_header,
+			 rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_bc1_rdir_12_backward_reply_header,
+			 rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v1_write_args_reduced_only_if_marked,
 			 rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v2_cont_03_sequences_not_interleaved,
+			 rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v2_sec_13_no_reduction_under_datatouch,
 			 rr2w_link_gen_params),
 	{}
 };

@@ -596,6 +596,52 @@ static void cmp_cmpd_encode_clamps(struct kunit *test)
 }
 
 /*
+ * CMP-CMPD-18: the record shares the private data with another user's.
+ * An iWARP MPA v2 peer in enhanced mode (RFC 6581 section 5) puts its
+ * IRD/ORD word, 4 octets with the control flags in the top bits, in
+ * front of the ULP's data when a provider passes it through; other
+ * users may append theirs.  The record is found where it is, with its
+ * values, and not at offset 0 in either buffer.
+ */
+static void cmp_cmpd_18_shared_private_data(struct kunit *test)
+{
+	static const u8 mpa_v2_ird_ord[4] = {
+		0x80, 0x10,		/* IRD 16, I (peer-to-peer) */
+		0x40, 0x10,		/* ORD 16, L (zero-length Write) */
+	};
+	static const u8 other[6] = { 'o', 't', 'h', 'e', 'r', 0 };
+	struct rpcrdma2_cm_pdata pd = {
+		.remote_inv = true, .send_size = 8192, .recv_size = 16384,
+	}, got;
+	u8 buf[4 + RPCRDMA2_CMP_SIZE + sizeof(other)];
+	u32 n = 0;
+
+	memcpy(buf, mpa_v2_ird_ord, sizeof(mpa_v2_ird_ord));
+	n += sizeof(mpa_v2_ird_ord);
+	rpcrdma2_cmp_encode(buf + n, &pd);
+	n += RPCRDMA2_CMP_SIZE;
+	memcpy(buf + n, other, sizeof(other));
+	n += sizeof(other);
+
+	KUNIT_EXPECT_TRUE(test, rpcrdma2_cmp_decode(buf, n, &got));
+	KUNIT_EXPECT_TRUE(test, got.remote_inv);
+	KUNIT_EXPECT_EQ(test, got.send_size, 8192);
+	KUNIT_EXPECT_EQ(test, got.recv_size, 16384);
+
+	/* the other user first and no MPA word: found one octet in */
+	memset(buf, 0, sizeof(buf));
+	buf[0] = 0x5a;
+	pd.remote_inv = false;
+	pd.send_size = 4096;
+	rpcrdma2_cmp_encode(buf + 1, &pd);
+	KUNIT_EXPECT_TRUE(test, rpcrdma2_cmp_decode(buf, 1 + RPCRDMA2_CMP_SIZE,
+						    &got));
+	KUNIT_EXPECT_FALSE(test, got.remote_inv);
+	KUNIT_EXPECT_EQ(test, got.send_size, 4096);
+	KUNIT_EXPECT_EQ(test, got.recv_size, 16384);
+}
+
+/*
  * XCH-XOP-02, XCH-XOP-06, XCH-XOP-19, XCH-XOP-23, E-16, E-19: the four
  * operations round trip.
  */
@@ -787,6 +833,7 @@ static struct kunit_case rr2c_cases[] = {
 	KUNIT_CASE(v2_err_26_propset_framing),
 	KUNIT_CASE(cmp_cmpd_vectors),
 	KUNIT_CASE(cmp_cmpd_encode_clamps),
+	KUNIT_CASE(cmp_cmpd_18_shared_private_data),
 	KUNIT_CASE(xch_xop_round_trip),
 	KUNIT_CASE(v2_chunk_12_read_pull_len),
 	KUNIT_CASE(v2_chunk_20_returned_chunk),

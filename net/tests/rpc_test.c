@@ -2394,8 +2394,9 @@ static void rr2r_rvrsdir_reset(void *data)
  * service the test service (as the NFS client's is), and a callback
  * client on the server's end of the connection, as nfsd makes.
  */
-static void rr2r_bc_setup(struct kunit *test, u32 clnt_brs, u32 svc_brs,
-			  struct rr2c **rp, struct rr2s_conn **cp)
+static struct rpc_clnt *rr2r_bc_setup(struct kunit *test, u32 clnt_brs,
+				      u32 svc_brs, struct rr2c **rp,
+				      struct rr2s_conn **cp)
 {
 	struct rpc_xprt *xprt;
 	struct rpc_clnt *clnt;
@@ -2437,6 +2438,7 @@ static void rr2r_bc_setup(struct kunit *test, u32 clnt_brs, u32 svc_brs,
 	KUNIT_EXPECT_EQ(test, r->conn.send_inline, 1024);
 	*rp = r;
 	*cp = c;
+	return clnt;
 }
 
 /* As rr2r_bc_setup(), and the server's callback client. */
@@ -2638,6 +2640,190 @@ static void rr2r_backchannel_server_none(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rr2r_get(bc, pages, 500, 0x46, &res), 0);
 	KUNIT_EXPECT_TRUE(test, rr2r_verify(pages, 500, 0x46));
 	KUNIT_EXPECT_EQ(test, r->stats.cont_msgs, 0);
+}
+
+/* Wait up to 10 s for @ep to have @want Receives posted. */
+static bool rr2r_posted_settles(struct rpcrdma2_ep *ep, u32 want)
+{
+	int i;
+
+	for (i = 0; i < 200 && atomic_read(&ep->recvs_posted) != want; i++)
+		msleep(50);
+	return atomic_read(&ep->recvs_posted) == want;
+}
+
+static void rr2r_release_holds(void *data)
+{
+	complete_all(&rr2r_svc.release);
+}
+
+/*
+ * Receives posted at each end of a connection with a back channel,
+ * rpcrdma2 at both ends, as each endpoint counts them (posted and not
+ * yet completed):
+ *   BC1-CRED-08: the client keeps one per forward credit plus its
+ *   backward set (the callback slots it advertises) posted, after
+ *   forward Calls, reverse Calls and their Replies;
+ *   BC1-CRED-11: the server keeps one per forward credit plus one per
+ *   backward Call it may have out, while one is out and after;
+ *   BC1-CRED-09, BC1-CRED-12: after the connection is dropped and made
+ *   again, both new endpoints have the full set posted again (it does
+ *   not depend on what was outstanding: every credit and every
+ *   backward slot has its Receive).
+ */
+static void rr2r_bc1_cred_08_receives_posted(struct kunit *test)
+{
+	/* asserts BC1-CRED-08, BC1-CRED-09, BC1-CRED-11, BC1-CRED-12 */
+	struct page **pages = rr2r_pages(test);
+	struct rr2r_bc_call *hold;
+	struct rpc_clnt *clnt, *bc;
+	struct rpc_xprt *xprt;
+	struct rr2s_conn *c;
+	struct rr2r_res res;
+	struct rr2c *r;
+	u32 cwant, swant;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_release_holds,
+							   NULL));
+	clnt = rr2r_bc_setup(test, RDMA2_RVRSDIR_CONT, RDMA2_RVRSDIR_CONT,
+			     &r, &c);
+	xprt = rr2r_xprt(clnt);
+	svc_xprt_get(&c->b.xprt);
+	bc = rr2r_bc_clnt_on(test, &c->b.xprt);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(bc));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_clnt_cleanup,
+							   bc));
+
+	cwant = r->credits + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
+	swant = c->max_grant + RR2S_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
+	rr2r_roundtrip(test, clnt, pages, 500);
+	KUNIT_EXPECT_EQ(test, rr2r_get(bc, pages, 500, 0x51, &res), 0);
+	KUNIT_EXPECT_TRUE(test, rr2r_verify(pages, 500, 0x51));
+	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&r->ep, cwant));
+	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&c->ep, swant));
+
+	/* a reverse Call out: its Reply has a Receive at the server */
+	reinit_completion(&rr2r_svc.release);
+	atomic_set(&rr2r_svc.held, 0);
+	hold = rr2r_bc_start(test, bc, RR2R_HOLD, NULL, 0, 0);
+	for (i = 0; i < 200 && !atomic_read(&rr2r_svc.held); i++)
+		msleep(50);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rr2r_svc.held), 1);
+	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&c->ep, swant));
+	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&r->ep, cwant));
+	complete_all(&rr2r_svc.release);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&hold->done,
+							    60 * HZ));
+	KUNIT_EXPECT_EQ(test, hold->status, 0);
+	kfree(hold);
+	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&c->ep, swant));
+	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&r->ep, cwant));
+
+	/* dropped and made again by the next forward Call */
+	xprt_force_disconnect(xprt);
+	for (i = 0; i < 200 && xprt_connected(xprt); i++)
+		msleep(50);
+	rr2r_roundtrip(test, clnt, pages, 500);
+	KUNIT_EXPECT_GE(test, xprt->stat.connect_count, 2);
+	r = rr2c(xprt);
+	c = rr2r_svc_conn_from(test, (struct sockaddr *)
+			       &r->id->route.addr.src_addr);
+	cwant = r->credits + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
+	swant = c->max_grant + RR2S_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
+	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&r->ep, cwant));
+	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&c->ep, swant));
+}
+
+/*
+ * V2-CRED-06: the server keeps its RDMA Reads in flight within the
+ * provider's limits: its QP's ORD is what the connection negotiated
+ * (the raw client's IRD, 1: rpcrdma2_ep_conn_param()), not the
+ * device's, so the RNIC holds back the Reads beyond it; and a PUT
+ * whose Read chunk has 8 segments, 8 Reads, arrives whole.  (siw
+ * reports its ORQ size as max_dest_rd_atomic, rxe its ORD as
+ * max_rd_atomic.)
+ */
+static void rr2r_svc_v2_cred_06_reads_within_ord(struct kunit *test)
+{
+	const u32 nsegs = 8, piece = 1000, len = nsegs * piece, seed = 0xc06;
+	struct rpcrdma2_segment segs[8];
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_chunk_out rd;
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+	struct rr2s_conn *c;
+	struct rr2r_mr *m;
+	u8 msg[512];
+	u32 i, n, ord;
+
+	raw = rr2r_raw_vers(test, RPCRDMA2_VERS_2);
+	c = rr2r_svc_conn(test, raw);
+	KUNIT_EXPECT_EQ(test, c->ord, 1);
+	KUNIT_ASSERT_EQ(test, 0, ib_query_qp(c->b.id->qp, &attr,
+					     IB_QP_MAX_QP_RD_ATOMIC |
+					     IB_QP_MAX_DEST_RD_ATOMIC, &init));
+	ord = rr2r_link_of(test) == RPCRDMA2_TEST_SIW ?
+	      attr.max_dest_rd_atomic : attr.max_rd_atomic;
+	KUNIT_EXPECT_EQ(test, ord, c->ord);
+
+	m = rr2r_mr(test, raw, 16384);
+	rr2r_mr_fill(m, 0, len, seed);
+	for (i = 0; i < nsegs; i++)
+		segs[i] = rr2r_seg(m, i * piece, piece);
+	rd = (struct rpcrdma2_chunk_out){ .nsegs = nsegs, .segs = segs,
+					  .position = 48 };
+	n = rr2r_chunk_call(msg, RPCRDMA2_VERS_2, 0xc601, false, 0, &rd, 1,
+			    NULL, 0, NULL);
+	n += rr2r_rpc_call(msg + n, 0xc601, RR2R_PROG, RR2R_PUT);
+	n += rr2r_args(msg + n, seed, len);
+	rr2r_expect_put_ok(test, raw, RPCRDMA2_VERS_2, msg, n, 0xc601, len);
+}
+
+static void rr2r_send_faults_off(void *data)
+{
+	rr2s_test_fail_sends(0);
+}
+
+/*
+ * V2-ERR-11: a Reply the server cannot send closes the connection.  The
+ * Send of the Reply to a raw client's NULL Call is made to fail to
+ * post, as it does on a QP already in error; the server closes the
+ * connection, so the raw client sees it go (its CM event), and a new
+ * connection is served.
+ */
+static void rr2r_svc_v2_err_11_send_failure_closes(struct kunit *test)
+{
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_hdr h;
+	u8 msg[128];
+	u32 n;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_send_faults_off,
+							   NULL));
+	raw = rr2r_raw(test);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	rr2r_null_grant(test, raw, 0xb101);
+
+	rr2s_test_fail_sends(1);
+	n = rr2r_msg2(msg, 0xb102, 0);
+	n += rr2r_rpc_call(msg + n, 0xb102, RR2R_PROG, RR2R_NULL);
+	rr2r_raw_send(test, raw, msg, n);
+	/* the connection's end: a CM event (DISCONNECTED) at the raw QP */
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      wait_for_completion_timeout(&raw->client.cm_event,
+							  30 * HZ),
+			      "the connection stayed up with a Reply unsent");
+	KUNIT_EXPECT_EQ(test, raw->client.cm_status, -ECONNABORTED);
+	rr2s_test_fail_sends(0);
+
+	raw = rr2r_raw(test);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	rr2r_null_grant(test, raw, 0xb103);
 }
 
 /*
@@ -3787,6 +3973,12 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_close_port_down_parks, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_backchannel_simple, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_backchannel_server_none, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_bc1_cred_08_receives_posted,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_v2_err_11_send_failure_closes,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_v2_cred_06_reads_within_ord,
+			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_knobs_apply_to_new_connections,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_counters_move, rr2r_link_gen_params),

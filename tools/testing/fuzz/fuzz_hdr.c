@@ -105,6 +105,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	lim.max_write_chunks = RR2V_MAX_WRITE_CHUNKS + ((cfg >> 3) & 3);
 	lim.max_segments = RR2V_MAX_SEGMENTS + ((cfg >> 5) & 3);
 	lim.xchar = cfg & 0x80;
+	lim.no_reply_chunk = false;	/* the client's Responder limits only */
 
 	ret = rpcrdma2_decode_hdr(data, len, max_vers, &lim, &h);
 	RR2_CHECK(ret == 0 || ret == RPCRDMA2_DROP ||

@@ -454,6 +454,9 @@ rr2_main() {
 		;;
 	server)
 		rr2_server_setup || return
+		# V2-SEC-12: beside the rdma listener, nfsd offers NFS on TCP
+		# port 2049, where RPCSEC_GSS contexts are established
+		rr2_check server.tcp-2049 grep -qx "tcp 2049" /proc/fs/nfsd/portlist
 		rr2_info "server ready"
 		rr2_server_wait_client
 		rr2_server_verify
