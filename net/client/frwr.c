@@ -179,14 +179,13 @@ static void rr2c_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
  */
 int rr2c_frwr_create(struct rr2c *r)
 {
-	struct ib_device *dev = rr2c_frwr_dev(r);
 	struct rr2c_frwr *f = &r->frwr;
 	u32 i;
 
-	f->depth = min_t(u32, dev->attrs.max_fast_reg_page_list_len,
+	f->depth = min_t(u32, r->ep.dattr.max_fast_reg_page_list_len,
 			 RR2C_MR_DEPTH);
 	/* V2-RINV-05: only FRWR STags can be invalidated remotely */
-	if (!(dev->attrs.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS) ||
+	if (!(r->ep.dattr.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS) ||
 	    f->depth < 2)
 		return -EOPNOTSUPP;
 	f->mrs = kcalloc(RR2C_MRS, sizeof(*f->mrs), GFP_KERNEL);

@@ -376,7 +376,7 @@ static int rr2c_connect(struct rr2c *r)
 	/* CMP-RINV-05: every STag we expose is an FRWR one, per RPC */
 	rpcrdma2_ep_conn_param(&r->ep, &param, pdata, true);
 	/* the server RDMA Reads our Read chunks */
-	param.responder_resources = min_t(u32, id->device->attrs.max_qp_rd_atom,
+	param.responder_resources = min_t(u32, r->ep.dattr.max_qp_rd_atom,
 					  U8_MAX);
 	ret = rdma_connect(id, &param);
 	if (!ret)
