@@ -137,6 +137,11 @@ enum rpcrdma2_devclamp rpcrdma2_test_devclamp(void)
 {
 	return READ_ONCE(rpcrdma2_devclamp);
 }
+
+const char *rpcrdma2_test_devclamp_name(enum rpcrdma2_devclamp p)
+{
+	return p < RPCRDMA2_DEVCLAMP_NR ? rpcrdma2_devclamp_names[p] : "?";
+}
 #endif
 
 /* The device's value, or the profile's when it has a lower one. */

@@ -80,6 +80,7 @@ const char *rpcrdma2_devclamp_name(void);
 #if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
 void rpcrdma2_test_set_devclamp(enum rpcrdma2_devclamp p);
 enum rpcrdma2_devclamp rpcrdma2_test_devclamp(void);
+const char *rpcrdma2_test_devclamp_name(enum rpcrdma2_devclamp p);
 #endif
 
 #endif /* RPCRDMA2_DEV_H */
