@@ -314,6 +314,7 @@ static inline struct rr2c *rr2c(struct rpc_xprt *xprt)
 #if IS_ENABLED(CONFIG_KUNIT)
 u32 rr2c_offer_vers(const struct rr2c *r, u32 max_vers);
 void rr2c_nego_outcome(struct rr2c *r, int ret);
+int rr2c_fail_rqst(struct rr2c *r, struct rpc_rqst *rq, int err);
 #endif
 void rr2c_set_grant(struct rr2c *r, u32 grant);
 void rr2c_tx_abandon(struct rr2c *r);

@@ -624,7 +624,8 @@ static bool rr2c_tx_is(const struct rr2c *r, const struct rpc_rqst *req)
  * only waits a moment (-ENOBUFS) and lets the transport go to the next
  * task that waits for it.
  */
-static int rr2c_fail_rqst(struct rr2c *r, struct rpc_rqst *rq, int err)
+VISIBLE_IF_KUNIT int rr2c_fail_rqst(struct rr2c *r, struct rpc_rqst *rq,
+				    int err)
 {
 	struct rpc_task *task = rq->rq_task;
 

@@ -2358,6 +2358,38 @@ static void rr2w_v1_reply_chunk_within(struct rr2w *w, struct rr2w_read *rd,
 }
 
 /*
+ * #26 item 2: an RPC that cannot be sent fails alone.  The task that
+ * holds the transport drains the transmit queue; when the request it
+ * transmits is another task's, that request's error is kept for its
+ * own task and the transmitting one is only told to wait a moment,
+ * however often it comes back, until the owner transmits and gets it.
+ */
+static void rr2w_send_error_stays_with_its_rpc(struct kunit *test)
+{
+	struct rr2c *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct rr2c_req *req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
+	struct rpc_task *own = kunit_kzalloc(test, sizeof(*own), GFP_KERNEL);
+	struct rpc_task *other = kunit_kzalloc(test, sizeof(*other),
+					       GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	KUNIT_ASSERT_NOT_NULL(test, own);
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	req->rq.rq_task = own;
+	r->xprt.snd_task = other;
+	KUNIT_EXPECT_EQ(test, rr2c_fail_rqst(r, &req->rq, -EMSGSIZE),
+			-ENOBUFS);
+	KUNIT_EXPECT_EQ(test, req->rp_error, -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, rr2c_fail_rqst(r, &req->rq, req->rp_error),
+			-ENOBUFS);
+	r->xprt.snd_task = own;
+	KUNIT_EXPECT_EQ(test, rr2c_fail_rqst(r, &req->rq, req->rp_error),
+			-EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, req->rp_error, 0);
+}
+
+/*
  * #26 item 2, under the iwarp clamp (a 32-page FRWR depth, one SGE per
  * RDMA Read): Version 1 still carries 1 MiB, and a 1 MiB READ's Reply
  * chunk (a head, 8 MRs of pages, a tail: more than the constant 8
@@ -2512,6 +2544,7 @@ static struct kunit_case rr2w_cases[] = {
 			 rr2w_rssiz64k_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v2_chunk_31_min_rssiz_rcsiz_1m_read,
 			 rr2w_clamped_gen_params),
+	KUNIT_CASE(rr2w_send_error_stays_with_its_rpc),
 	KUNIT_CASE_PARAM(rr2w_v1_devclamp_iwarp_1m_reply_chunk,
 			 rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v1_devclamp_tiny_caps_payload,
