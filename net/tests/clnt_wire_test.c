@@ -1787,8 +1787,12 @@ static void rr2w_v1_local_inv_failure_closes_first(struct kunit *test)
 	rr2w_wait_call(w);
 	KUNIT_EXPECT_TRUE_MSG(test, p->closing,
 			      "the RPC completed on a connection still up");
+	/*
+	 * quarantined (RR2C_MR_BAD, never reused): that is what counts
+	 * mrs_recovered.  The MR itself is not looked at: the close may
+	 * already have freed the connection's MRs (KASAN saw it on siw).
+	 */
 	KUNIT_EXPECT_GE(test, r->stats.mrs_recovered, recovered + 1);
-	KUNIT_EXPECT_EQ(test, mr->state, RR2C_MR_BAD);
 	/* and the close is carried out */
 	for (i = 0; i < 100 && xprt_connected(p->xprt); i++)
 		msleep(100);
