@@ -50,17 +50,25 @@
 #define RR2C_IDLE_TO		(5 * 60 * HZ)
 #define RR2C_BIND_TO		(60 * HZ)
 
-/* rsize/wsize on both versions: chunks on Version 1, either on Version 2 */
+/*
+ * rsize/wsize: on Version 2 always (continuation carries what chunks
+ * cannot); on Version 1 as much of it as the connection's chunks can
+ * describe (rr2c_marshal_limits()).
+ */
 #define RR2C_MAX_PAYLOAD	(1024 * 1024)
 
 /*
  * Memory registration.  One MR covers at most RR2C_MR_DEPTH pages (the
- * device may allow fewer), so a 1 MiB payload takes one or two; an RPC
- * holds at most RR2C_MAX_SEGS of them per chunk.  The pool is sized so
- * that every credit can carry a Call-side and a Reply-side chunk.
+ * device may allow fewer: its FRWR depth, its MR size), so a 1 MiB
+ * payload takes one or two on most devices and up to 16 on a device
+ * with a 16-page depth or a peer with a 64 KiB RSSIZ; an RPC holds at
+ * most RR2C_MAX_SEGS of them per chunk (the peer's RCSIZ may lower
+ * that).  The pool is sized so that every credit can carry a Call-side
+ * and a Reply-side chunk of a few segments; a Call that finds too few
+ * free waits for them.
  */
 #define RR2C_MR_DEPTH		256
-#define RR2C_MAX_SEGS		8
+#define RR2C_MAX_SEGS		16
 #define RR2C_MRS		(RR2C_CREDITS * 4)
 
 /*
@@ -278,6 +286,13 @@ struct rr2c {
 
 	/* MRs of the current connection */
 	struct rr2c_frwr	frwr;
+	/*
+	 * Chunks of the current connection (rr2c_marshal_limits()): the
+	 * most octets per segment and segments per chunk the device and
+	 * the peer allow; 0 segments: no chunks.
+	 */
+	u32			seg_size;
+	u32			chunk_segs;
 
 	/* forward slots */
 	spinlock_t		req_lock;
@@ -299,6 +314,7 @@ static inline struct rr2c *rr2c(struct rpc_xprt *xprt)
 #if IS_ENABLED(CONFIG_KUNIT)
 u32 rr2c_offer_vers(const struct rr2c *r, u32 max_vers);
 void rr2c_nego_outcome(struct rr2c *r, int ret);
+int rr2c_fail_rqst(struct rr2c *r, struct rpc_rqst *rq, int err);
 #endif
 void rr2c_set_grant(struct rr2c *r, u32 grant);
 void rr2c_tx_abandon(struct rr2c *r);
@@ -316,6 +332,7 @@ void rr2c_reply_finish(struct rr2c *r, struct rr2c_req *req);
 enum rr2c_format rr2c_marshal_policy(struct rr2c *r, struct rr2c_req *req);
 int rr2c_marshal_prepare(struct rr2c *r, struct rr2c_req *req);
 int rr2c_marshal_post(struct rr2c *r, struct rr2c_req *req);
+u32 rr2c_marshal_limits(struct rr2c *r);
 
 /* frwr.c */
 int rr2c_frwr_create(struct rr2c *r);

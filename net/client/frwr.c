@@ -179,14 +179,13 @@ static void rr2c_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
  */
 int rr2c_frwr_create(struct rr2c *r)
 {
-	struct ib_device *dev = rr2c_frwr_dev(r);
 	struct rr2c_frwr *f = &r->frwr;
 	u32 i;
 
-	f->depth = min_t(u32, dev->attrs.max_fast_reg_page_list_len,
+	f->depth = min_t(u32, r->ep.dattr.max_fast_reg_page_list_len,
 			 RR2C_MR_DEPTH);
 	/* V2-RINV-05: only FRWR STags can be invalidated remotely */
-	if (!(dev->attrs.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS) ||
+	if (!(r->ep.dattr.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS) ||
 	    f->depth < 2)
 		return -EOPNOTSUPP;
 	f->mrs = kcalloc(RR2C_MRS, sizeof(*f->mrs), GFP_KERNEL);
@@ -387,17 +386,21 @@ static int rr2c_frwr_load(struct rr2c *r, struct rr2c_mr *mr, bool writing,
  *
  * An MR covers contiguous pages: a piece that starts inside a page, or
  * follows one that ends inside a page, starts a new MR, as does a full
- * one or the peer's segment size (V2-CHUNK-30).  The MRs stay on
- * @req->mrs, mapped but not posted, until rr2c_frwr_reg_chain(); on
+ * one or one of the connection's segment size, which is within the
+ * device's MR size and the peer's RSSIZ (V2-CHUNK-30).  The MRs stay
+ * on @req->mrs, mapped but not posted, until rr2c_frwr_reg_chain(); on
  * failure the caller releases them with rr2c_frwr_unmap_unposted().
  *
- * Returns 0, -EAGAIN (no free MR: wait for one), or a negative errno.
+ * Returns 0, -EAGAIN (no free MR: wait for one), -E2BIG (the region
+ * needs more segments than the connection's chunks may have: #26 item
+ * 2, the caller continues the RPC or makes it smaller instead), or a
+ * negative errno.
  */
 int rr2c_frwr_map(struct rr2c *r, struct rr2c_req *req, struct xdr_buf *xb,
 		  u32 off, u32 len, bool writing,
 		  struct rpcrdma2_segment *segs, u32 *nsegs)
 {
-	u32 max_seg = U32_MAX, end = off + len, prev_end = 0, mrlen = 0;
+	u32 max_seg = r->seg_size, end = off + len, prev_end = 0, mrlen = 0;
 	struct rr2c_mr *mr = NULL;
 	struct page *page;
 	u32 poff, n;
@@ -408,8 +411,8 @@ int rr2c_frwr_map(struct rr2c *r, struct rr2c_req *req, struct xdr_buf *xb,
 		return 0;
 	if (end < off || end > rr2c_xb_capacity(xb))
 		return -EINVAL;
-	if (r->conn.vers == RPCRDMA2_VERS_2 && r->conn.peer_props.rssiz)
-		max_seg = r->conn.peer_props.rssiz;	/* V2-CHUNK-30 */
+	if (!max_seg || !r->chunk_segs)
+		return -E2BIG;
 	while (off < end) {
 		n = rr2c_xb_piece(xb, off, end - off, &page, &poff);
 		if (!n)
@@ -423,8 +426,9 @@ int rr2c_frwr_map(struct rr2c *r, struct rr2c_req *req, struct xdr_buf *xb,
 			mr = NULL;
 		}
 		if (!mr) {
-			if (*nsegs == RR2C_MAX_SEGS)
-				return -EMSGSIZE;
+			if (*nsegs == min_t(u32, r->chunk_segs,
+					    RR2C_MAX_SEGS))
+				return -E2BIG;
 			mr = rr2c_frwr_get(r, req);
 			if (!mr)
 				return -EAGAIN;

@@ -115,7 +115,51 @@ static u32 rr2c_room(const struct rr2c *r, u32 threshold)
 /* A Version 2 peer that takes at least a chunk's worth of segments. */
 static bool rr2c_v2_peer_takes_chunks(const struct rr2c *r)
 {
-	return r->conn.peer_props.rcsiz > 0 && r->conn.peer_props.rssiz > 0;
+	return r->chunk_segs > 0 && r->seg_size > 0;
+}
+
+/**
+ * rr2c_marshal_limits - size the chunks of a connection just settled
+ * @r: the transport; its MRs are made and the version settled
+ *
+ * #26 item 2: segments and their count come from the device (the FRWR
+ * depth and MR size of its clamped attributes, shared/dev.c) and, on
+ * Version 2, from the peer's RSSIZ and RCSIZ (V2-CHUNK-30: no segment
+ * larger than RSSIZ; V2-CHUNK-31: RCSIZ counts the segments of the
+ * whole header, so no chunk can have more).  Segments are whole pages,
+ * so an RSSIZ below a page allows none: the Calls are then continued.
+ *
+ * Returns the payload (rsize and wsize) the connection carries: on
+ * Version 2 RR2C_MAX_PAYLOAD, since what chunks cannot describe goes
+ * by continuation; on Version 1, which has only chunks, the most that
+ * a chunk of these segments describes in any layout: a Reply chunk or
+ * Position-Zero Read chunk over a head, pages that start inside a page
+ * and a tail takes at most one segment each for the head and the tail
+ * and ceil((pages + 1) / pages_per_segment) for the pages.
+ */
+u32 rr2c_marshal_limits(struct rr2c *r)
+{
+	u32 seg = r->frwr.depth << PAGE_SHIFT;
+	u32 nsegs = RR2C_MAX_SEGS, per, pages;
+
+	if (r->ep.dattr.max_mr_size < seg)
+		seg = r->ep.dattr.max_mr_size;
+	if (r->conn.vers == RPCRDMA2_VERS_2) {
+		seg = min(seg, r->conn.peer_props.rssiz);	/* V2-CHUNK-30 */
+		nsegs = min(nsegs, r->conn.peer_props.rcsiz);	/* V2-CHUNK-31 */
+	}
+	seg = round_down(seg, PAGE_SIZE);
+	if (!seg)
+		nsegs = 0;
+	r->seg_size = seg;
+	r->chunk_segs = nsegs;
+	if (r->conn.vers == RPCRDMA2_VERS_2)
+		return RR2C_MAX_PAYLOAD;
+	per = seg >> PAGE_SHIFT;
+	if (nsegs < 3 || !per)
+		return PAGE_SIZE;
+	pages = (nsegs - 2) * per - 1;
+	return min_t(u32, RR2C_MAX_PAYLOAD, max_t(u32, pages, 1) << PAGE_SHIFT);
 }
 
 /**

@@ -376,7 +376,7 @@ static int rr2c_connect(struct rr2c *r)
 	/* CMP-RINV-05: every STag we expose is an FRWR one, per RPC */
 	rpcrdma2_ep_conn_param(&r->ep, &param, pdata, true);
 	/* the server RDMA Reads our Read chunks */
-	param.responder_resources = min_t(u32, id->device->attrs.max_qp_rd_atom,
+	param.responder_resources = min_t(u32, r->ep.dattr.max_qp_rd_atom,
 					  U8_MAX);
 	ret = rdma_connect(id, &param);
 	if (!ret)
@@ -387,7 +387,8 @@ static int rr2c_connect(struct rr2c *r)
 	if (ret)
 		goto fail;
 
-	xprt->max_payload = RR2C_MAX_PAYLOAD;
+	/* #26 item 2: no RPC larger than the chunks can carry */
+	xprt->max_payload = rr2c_marshal_limits(r);
 	rr2c_set_grant(r, r->nego_grant);
 	trace_rpcrdma2_clnt_connected(&xprt->addr, r->conn.vers,
 				      r->conn.send_inline,
@@ -613,12 +614,37 @@ static bool rr2c_tx_is(const struct rr2c *r, const struct rpc_rqst *req)
 	       r->tx_cookie == r->xprt.connect_cookie;
 }
 
+/*
+ * @rq has failed, or cannot be sent: fail it, and only it (#26 item 2).
+ * The task that holds the transport drains the transmit queue, and
+ * xprt_transmit() hands an error from ->send_request to that task,
+ * which may belong to another RPC queued behind @rq.  So the error is
+ * kept for @rq's own task (rp_error), which gets it when it comes to
+ * transmit with the transport in hand, and any other transmitting task
+ * only waits a moment (-ENOBUFS) and lets the transport go to the next
+ * task that waits for it.
+ */
+VISIBLE_IF_KUNIT int rr2c_fail_rqst(struct rr2c *r, struct rpc_rqst *rq,
+				    int err)
+{
+	struct rpc_task *task = rq->rq_task;
+
+	if (bc_prealloc(rq))
+		return err;
+	if (!task || task == READ_ONCE(r->xprt.snd_task)) {
+		WRITE_ONCE(rr2c_req(rq)->rp_error, 0);
+		return err;
+	}
+	WRITE_ONCE(rr2c_req(rq)->rp_error, err);
+	return -ENOBUFS;
+}
+
 static int rr2c_too_big(struct rr2c *r, struct rpc_rqst *rq, int ret)
 {
 	r->stats.too_big++;
 	trace_rpcrdma2_clnt_too_big(be32_to_cpu(rq->rq_xid), r->conn.vers, 0,
 				    rq->rq_snd_buf.len);
-	return ret == -ENOTCONN ? ret : -EMSGSIZE;
+	return ret == -ENOTCONN ? ret : rr2c_fail_rqst(r, rq, -EMSGSIZE);
 }
 
 /*
@@ -702,12 +728,8 @@ static int rr2c_tx_begin(struct rr2c *r, struct rpc_rqst *req)
 		.payload	= &req->rq_snd_buf,
 	};
 	nmsgs = rpcrdma2_tx_nmsgs(&r->tx);
-	if (!nmsgs) {
-		r->stats.too_big++;
-		trace_rpcrdma2_clnt_too_big(r->tx.xid, r->tx.vers, 0,
-					    req->rq_snd_buf.len);
-		return -EMSGSIZE;
-	}
+	if (!nmsgs)
+		return rr2c_too_big(r, req, -EMSGSIZE);
 	if (nmsgs > 1)
 		r->stats.cont_msgs++;
 	r->tx_nmsgs = nmsgs;	/* the window opens with the first Send */
@@ -733,9 +755,9 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 		return ret;
 	if (!bc_prealloc(req)) {
 		/* a Reply already failed this RPC: do not send it again */
-		ret = xchg(&rr2c_req(req)->rp_error, 0);
+		ret = READ_ONCE(rr2c_req(req)->rp_error);
 		if (ret)
-			return ret;
+			return rr2c_fail_rqst(r, req, ret);
 		/* MRs of an earlier transmission here (V2-SEC-09) */
 		rr2c_frwr_unmap_sync(r, rr2c_req(req));
 		chunks = rr2c_send_prepare(r, rr2c_req(req));

@@ -469,15 +469,15 @@ static void rr2s_conn_free(struct rr2s_conn *c)
  * credit and the extra ones) must fit the Receive Queue, and with the
  * Send Queue's completions the CQ (see rpcrdma2_ep_create()).
  */
-static u32 rr2s_credits_for(const struct ib_device *dev,
+static u32 rr2s_credits_for(const struct rpcrdma2_dev_attr *dev,
 			    const struct rpcrdma2_ep_attr *attr, u32 want)
 {
 	long extra = RR2S_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
 	long nsend = attr->nr_send + attr->nr_send_extra + 1;
 	long room;
 
-	room = min_t(long, (long)dev->attrs.max_qp_wr - 1,
-		     (long)dev->attrs.max_cqe - nsend - 1 - attr->nr_rw_ctxs);
+	room = min_t(long, (long)dev->max_qp_wr - 1,
+		     (long)dev->max_cqe - nsend - 1 - attr->nr_rw_ctxs);
 	room -= extra;
 	if (room < RR2S_CREDITS_MIN)
 		return want;		/* rpcrdma2_ep_create() refuses */
@@ -486,14 +486,13 @@ static u32 rr2s_credits_for(const struct ib_device *dev,
 
 static int rr2s_conn_setup(struct rr2s_conn *c)
 {
-	struct ib_device *dev = c->b.id->device;
+	struct rpcrdma2_dev_attr dev;
 	struct rpcrdma2_ep_attr attr = {
 		.nr_send	= RPCRDMA2_CTRL_SENDS + 2 * RPCRDMA2_SEQ_WINDOW,
 		.send_batch	= RPCRDMA2_SEND_BATCH,
 		/* rw.c: one batch of RDMA Reads or Writes at a time */
 		.nr_send_extra	= RR2S_RW_EXTRA_WRS,
 		.nr_rw_ctxs	= RR2S_RW_CTXS,
-		.max_send_sge	= min_t(u32, dev->attrs.max_send_sge, 16),
 	};
 	struct rdma_conn_param param;
 	u8 pdata[RPCRDMA2_CMP_SIZE];
@@ -505,10 +504,12 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	 * both kinds of buffer, as on the stock server: the RFC 8797
 	 * record and the CONNPROP advertise it both ways.
 	 */
+	rpcrdma2_dev_attr(c->b.id->device, &dev);
+	attr.max_send_sge = min_t(u32, dev.max_send_sge, 16);
 	attr.recv_size = rr2s_knob_recv_size();
 	attr.send_size = attr.recv_size;
 	/* V2-CRED-01: one Receive per credit, plus V2-CRED-07's */
-	c->max_grant = rr2s_credits_for(dev, &attr, rr2s_knob_max_requests());
+	c->max_grant = rr2s_credits_for(&dev, &attr, rr2s_knob_max_requests());
 	attr.nr_recv = c->max_grant + RR2S_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
 	c->slots = kcalloc(attr.nr_recv, sizeof(*c->slots), GFP_KERNEL);
 	if (!c->slots)
@@ -541,14 +542,14 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 			return ret;
 	}
 	/* CMP-RINV-01: R only when the device can Send With Invalidate */
-	c->snd_w_inv = dev->attrs.device_cap_flags &
+	c->snd_w_inv = c->ep.dattr.device_cap_flags &
 		       IB_DEVICE_MEM_MGT_EXTENSIONS;
 	rpcrdma2_ep_conn_param(&c->ep, &param, pdata, c->snd_w_inv);
 	/*
 	 * RDMA Reads in flight (V2-CRED-06): what the client takes, what
 	 * we can issue, and no more than max_outbound_read_requests
 	 */
-	c->ord = min3(c->ord, (u32)dev->attrs.max_qp_init_rd_atom,
+	c->ord = min3(c->ord, c->ep.dattr.max_qp_init_rd_atom,
 		      rr2s_knob_ord());
 	param.initiator_depth = c->ord;
 	param.responder_resources = 0;	/* the client never reads from us */

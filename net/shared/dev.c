@@ -15,10 +15,21 @@
  * teardown; a user that takes longer than RPCRDMA2_DEV_NAG is named in
  * the log every RPCRDMA2_DEV_NAG, so that a stuck removal is visible.
  *
- * Called by: the module core, shared/ep.c, the server half (notifier).
+ * Device limits.  rpcrdma2_dev_attr() is the one place the module reads
+ * a device's limits (FRWR depth, SGEs, RDMA Read depths, MR size, queue
+ * sizes); the test-only devclamp parameter lowers them to a profile
+ * modelled on a real NIC, so that the sizing of chunks, MRs and queues
+ * for such a NIC can be tested on rxe and siw (#26 item 2).  The
+ * profile is read when a connection is made; the parameter can be set
+ * only when the module is loaded (KUnit cases switch it with
+ * rpcrdma2_test_set_devclamp()).
+ *
+ * Called by: the module core, shared/ep.c, shared/xfer.c, the client
+ * (frwr.c, transport.c) and the server (transport.c, notifier).
  */
 
 #include <linux/kref.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
@@ -37,6 +48,157 @@ struct rpcrdma2_dev {
 };
 
 static struct ib_client rpcrdma2_ib_client;
+
+/*
+ * The profiles: 0 (or a flag mask of 0) leaves the device's value.
+ * cx3: mlx4 on a ConnectX-3 (MLX4_MAX_FAST_REG_PAGES 511, 30 SGEs per
+ *	RDMA Read, 16 responder and 128 initiator resources).
+ * iwarp: cxgb4 on a Chelsio T4 without DSGL fast registration
+ *	(T4_MAX_FR_IMMD_DEPTH 32 pages), one SGE per RDMA Read, four per
+ *	Send, 8 RDMA Reads each way: the iWARP class.
+ * tiny: a 4-page FRWR depth, 64 KiB MRs (so 64 KiB RSSIZ both ways),
+ *	one SGE for Reads, two for Sends and Writes, one RDMA Read at a
+ *	time.
+ */
+static const struct rpcrdma2_dev_attr rpcrdma2_devclamps[] = {
+	[RPCRDMA2_DEVCLAMP_NONE] = { },
+	[RPCRDMA2_DEVCLAMP_CX3] = {
+		.max_fast_reg_page_list_len	= 511,
+		.max_sge_rd			= 30,
+		.max_send_sge			= 32,
+		.max_qp_rd_atom			= 16,
+		.max_qp_init_rd_atom		= 128,
+		.max_qp_wr			= 16351,
+		.max_cqe			= 4194303,
+	},
+	[RPCRDMA2_DEVCLAMP_IWARP] = {
+		.max_fast_reg_page_list_len	= 32,
+		.max_sge_rd			= 1,
+		.max_send_sge			= 4,
+		.max_qp_rd_atom			= 8,
+		.max_qp_init_rd_atom		= 8,
+	},
+	[RPCRDMA2_DEVCLAMP_TINY] = {
+		.max_fast_reg_page_list_len	= 4,
+		.max_sge_rd			= 1,
+		.max_send_sge			= 2,
+		.max_qp_rd_atom			= 1,
+		.max_qp_init_rd_atom		= 1,
+		.max_mr_size			= 64 * 1024,
+	},
+};
+
+static const char *const rpcrdma2_devclamp_names[] = {
+	[RPCRDMA2_DEVCLAMP_NONE]	= "none",
+	[RPCRDMA2_DEVCLAMP_CX3]		= "cx3",
+	[RPCRDMA2_DEVCLAMP_IWARP]	= "iwarp",
+	[RPCRDMA2_DEVCLAMP_TINY]	= "tiny",
+};
+
+static unsigned int rpcrdma2_devclamp = RPCRDMA2_DEVCLAMP_NONE;
+
+static int rpcrdma2_devclamp_set(const char *val, const struct kernel_param *kp)
+{
+	int i = sysfs_match_string(rpcrdma2_devclamp_names, val);
+
+	if (i < 0)
+		return -EINVAL;
+	WRITE_ONCE(rpcrdma2_devclamp, i);
+	return 0;
+}
+
+static int rpcrdma2_devclamp_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", rpcrdma2_devclamp_name());
+}
+
+static const struct kernel_param_ops rpcrdma2_devclamp_ops = {
+	.set	= rpcrdma2_devclamp_set,
+	.get	= rpcrdma2_devclamp_get,
+};
+
+module_param_cb(devclamp, &rpcrdma2_devclamp_ops, NULL, 0444);
+MODULE_PARM_DESC(devclamp,
+		 "Test only: lower the RDMA device limits used to a NIC's (none, cx3, iwarp, tiny; default none)");
+
+const char *rpcrdma2_devclamp_name(void)
+{
+	return rpcrdma2_devclamp_names[READ_ONCE(rpcrdma2_devclamp)];
+}
+
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+/* KUnit: a profile for the connections made from now on. */
+void rpcrdma2_test_set_devclamp(enum rpcrdma2_devclamp p)
+{
+	WRITE_ONCE(rpcrdma2_devclamp, p);
+}
+
+enum rpcrdma2_devclamp rpcrdma2_test_devclamp(void)
+{
+	return READ_ONCE(rpcrdma2_devclamp);
+}
+
+const char *rpcrdma2_test_devclamp_name(enum rpcrdma2_devclamp p)
+{
+	return p < RPCRDMA2_DEVCLAMP_NR ? rpcrdma2_devclamp_names[p] : "?";
+}
+#endif
+
+/* The device's value, or the profile's when it has a lower one. */
+static u64 rpcrdma2_lower(u64 dev, u64 clamp)
+{
+	return clamp && clamp < dev ? clamp : dev;
+}
+
+/**
+ * rpcrdma2_dev_attr - the limits of @dev the module may use
+ * @dev: an RDMA device
+ * @a: filled in: the device's attributes, lowered to the devclamp
+ *     profile's where it has one
+ */
+void rpcrdma2_dev_attr(const struct ib_device *dev,
+		       struct rpcrdma2_dev_attr *a)
+{
+	const struct ib_device_attr *d = &dev->attrs;
+	const struct rpcrdma2_dev_attr *c;
+
+	BUILD_BUG_ON(ARRAY_SIZE(rpcrdma2_devclamps) != RPCRDMA2_DEVCLAMP_NR);
+	BUILD_BUG_ON(ARRAY_SIZE(rpcrdma2_devclamp_names) !=
+		     RPCRDMA2_DEVCLAMP_NR);
+	c = &rpcrdma2_devclamps[READ_ONCE(rpcrdma2_devclamp)];
+	a->max_fast_reg_page_list_len =
+		rpcrdma2_lower(d->max_fast_reg_page_list_len,
+			       c->max_fast_reg_page_list_len);
+	a->max_sge_rd = rpcrdma2_lower(d->max_sge_rd, c->max_sge_rd);
+	a->max_send_sge = rpcrdma2_lower(d->max_send_sge, c->max_send_sge);
+	a->max_qp_rd_atom = rpcrdma2_lower(d->max_qp_rd_atom,
+					   c->max_qp_rd_atom);
+	a->max_qp_init_rd_atom = rpcrdma2_lower(d->max_qp_init_rd_atom,
+						c->max_qp_init_rd_atom);
+	a->max_mr_size = rpcrdma2_lower(d->max_mr_size, c->max_mr_size);
+	a->max_qp_wr = rpcrdma2_lower(d->max_qp_wr, c->max_qp_wr);
+	a->max_cqe = rpcrdma2_lower(d->max_cqe, c->max_cqe);
+	a->device_cap_flags = d->device_cap_flags;
+}
+
+/**
+ * rpcrdma2_dev_clamp_qp - hold rdma_rw to the clamped SGE limits
+ * @qp: a QP just created with cap.max_send_sge from @a
+ * @a: the limits it was created under
+ *
+ * rdma_rw cuts its RDMA Reads and Writes at the QP's max_read_sge and
+ * max_write_sge, which the core sets from the device's max_sge_rd and
+ * the QP's max_send_sge; lower them to the profile's, so that rdma_rw
+ * cuts as it would on that NIC.
+ */
+void rpcrdma2_dev_clamp_qp(struct ib_qp *qp, const struct rpcrdma2_dev_attr *a)
+{
+	qp->max_read_sge = max_t(u32, min_t(u32, qp->max_read_sge,
+					    a->max_sge_rd), 1);
+	qp->max_write_sge = max_t(u32, min_t(u32, qp->max_write_sge,
+					     a->max_send_sge), 1);
+}
+
 static BLOCKING_NOTIFIER_HEAD(rpcrdma2_dev_chain);
 static atomic_t rpcrdma2_dev_nr_users = ATOMIC_INIT(0);
 /* serializes a user's arrival with the start of its device's removal */

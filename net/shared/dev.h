@@ -47,4 +47,40 @@ unsigned int rpcrdma2_dev_users(void);
 int rpcrdma2_dev_register(void);
 void rpcrdma2_dev_unregister(void);
 
+/*
+ * The device limits the module uses, as the device states them or, with
+ * the test-only devclamp parameter, lowered to those of a real NIC
+ * (Documentation/admin-guide.rst).  Every limit the module takes from a
+ * device comes from rpcrdma2_dev_attr(); none from ib_device.attrs.
+ */
+enum rpcrdma2_devclamp {
+	RPCRDMA2_DEVCLAMP_NONE,
+	RPCRDMA2_DEVCLAMP_CX3,		/* ConnectX-3 (mlx4) */
+	RPCRDMA2_DEVCLAMP_IWARP,	/* Chelsio T4 (cxgb4), no DSGL */
+	RPCRDMA2_DEVCLAMP_TINY,		/* the smallest that still works */
+	RPCRDMA2_DEVCLAMP_NR,
+};
+
+struct rpcrdma2_dev_attr {
+	u32	max_fast_reg_page_list_len;	/* pages per FRWR MR */
+	u32	max_sge_rd;		/* SGEs per RDMA Read (rdma_rw) */
+	u32	max_send_sge;		/* SGEs per Send or RDMA Write */
+	u32	max_qp_rd_atom;		/* RDMA Reads we answer at once */
+	u32	max_qp_init_rd_atom;	/* RDMA Reads we issue at once */
+	u64	max_mr_size;
+	u32	max_qp_wr;
+	u32	max_cqe;
+	u64	device_cap_flags;	/* as the device states them */
+};
+
+void rpcrdma2_dev_attr(const struct ib_device *dev,
+		       struct rpcrdma2_dev_attr *a);
+void rpcrdma2_dev_clamp_qp(struct ib_qp *qp, const struct rpcrdma2_dev_attr *a);
+const char *rpcrdma2_devclamp_name(void);
+#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
+void rpcrdma2_test_set_devclamp(enum rpcrdma2_devclamp p);
+enum rpcrdma2_devclamp rpcrdma2_test_devclamp(void);
+const char *rpcrdma2_test_devclamp_name(enum rpcrdma2_devclamp p);
+#endif
+
 #endif /* RPCRDMA2_DEV_H */

@@ -190,7 +190,7 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 		       const struct rpcrdma2_ep_attr *attr,
 		       const struct rpcrdma2_ep_ops *ops, void *priv)
 {
-	const struct ib_device_attr *dattr = &id->device->attrs;
+	const struct rpcrdma2_dev_attr *dattr = &ep->dattr;
 	struct ib_qp_init_attr qp = { };
 	u32 nsend, ncqe;
 	int err;
@@ -202,6 +202,7 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 	ep->attr = *attr;
 	ep->ops = ops;
 	ep->priv = priv;
+	rpcrdma2_dev_attr(id->device, &ep->dattr);
 	/*
 	 * One Receive, one Send and their completions beyond what the
 	 * owner posts: ib_drain_qp() posts a marker on each queue when
@@ -244,7 +245,8 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 	qp.sq_sig_type = IB_SIGNAL_REQ_WR;
 	qp.cap.max_send_wr = nsend;
 	qp.cap.max_recv_wr = attr->nr_recv + 1;
-	qp.cap.max_send_sge = max_t(u32, attr->max_send_sge, 1);
+	qp.cap.max_send_sge = clamp_t(u32, attr->max_send_sge, 1,
+				      max_t(u32, dattr->max_send_sge, 1));
 	qp.cap.max_recv_sge = 1;
 	/* rdma_rw sizes its own WRs from these (rdma_rw_init_qp) */
 	qp.cap.max_rdma_ctxs = attr->nr_rw_ctxs;
@@ -252,6 +254,7 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 	err = rdma_create_qp(id, ep->pd, &qp);
 	if (err)
 		goto out;
+	rpcrdma2_dev_clamp_qp(id->qp, dattr);
 	err = rpcrdma2_ep_buffers(ep);
 out:
 	if (err)

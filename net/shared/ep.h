@@ -127,6 +127,8 @@ struct rpcrdma2_ep {
 	struct rpcrdma2_send		*sends;
 	void				*priv;
 	struct rpcrdma2_dev_user	dev;	/* a user of id->device */
+	/* the device's limits, as clamped when the endpoint was made */
+	struct rpcrdma2_dev_attr	dattr;
 	atomic_t			next_cid; /* see rpcrdma2_ep_cid() */
 	spinlock_t			sq_lock; /* the two below, posting */
 	struct list_head		sq_sends; /* posted, oldest first */

@@ -556,7 +556,9 @@ void rpcrdma2_xprt_free_addresses(struct rpc_xprt *xprt)
 void rpcrdma2_local_segments(struct rpcrdma2_local *l, struct ib_device *dev,
 			     const struct rpcrdma2_limits *lim)
 {
-	l->max_seg_size = min_t(u64, dev->attrs.max_mr_size,
-				RDMA2_PROP_RSSIZ_DEFAULT);
+	struct rpcrdma2_dev_attr a;
+
+	rpcrdma2_dev_attr(dev, &a);
+	l->max_seg_size = min_t(u64, a.max_mr_size, RDMA2_PROP_RSSIZ_DEFAULT);
 	l->max_segs = lim->max_segments;
 }

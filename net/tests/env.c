@@ -18,6 +18,7 @@
  * the event it asked for and sees any other event as a failure.
  */
 
+#include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/file.h>
 #include <linux/kthread.h>
@@ -42,6 +43,19 @@
 const char *rpcrdma2_test_link_name(enum rpcrdma2_test_link link)
 {
 	return link == RPCRDMA2_TEST_RXE ? "rxe" : "siw";
+}
+
+/* A case parameter's name: the provider, and the clamp if there is one. */
+void rpcrdma2_test_param_desc(enum rpcrdma2_test_link link,
+			      enum rpcrdma2_devclamp clamp, char *desc)
+{
+	if (clamp == RPCRDMA2_DEVCLAMP_NONE)
+		strscpy(desc, rpcrdma2_test_link_name(link),
+			KUNIT_PARAM_DESC_SIZE);
+	else
+		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s-%s",
+			 rpcrdma2_test_link_name(link),
+			 rpcrdma2_test_devclamp_name(clamp));
 }
 
 /* ---- netlink requests ---------------------------------------------- */

@@ -23,6 +23,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
+#include "shared/dev.h"
 #include "shared/ep.h"
 
 enum rpcrdma2_test_link {
@@ -48,6 +49,8 @@ struct rpcrdma2_test_env {
 };
 
 const char *rpcrdma2_test_link_name(enum rpcrdma2_test_link link);
+void rpcrdma2_test_param_desc(enum rpcrdma2_test_link link,
+			      enum rpcrdma2_devclamp clamp, char *desc);
 int rpcrdma2_test_env_up(struct rpcrdma2_test_env *env,
 			 enum rpcrdma2_test_link link);
 void rpcrdma2_test_env_down(struct rpcrdma2_test_env *env);

@@ -397,21 +397,57 @@ static const struct rpc_timeout rr2r_timeout = {
 	.to_retries	= 2,
 };
 
-static const enum rpcrdma2_test_link rr2r_links[] = {
-	RPCRDMA2_TEST_RXE,
-	RPCRDMA2_TEST_SIW,
+/*
+ * A case's parameter: the provider, and the device limits clamp both
+ * halves' connections are made under (#26 item 2; shared/dev.c).  The
+ * chunk and size cases run under the iwarp and tiny profiles too.
+ */
+struct rr2r_param {
+	enum rpcrdma2_test_link	link;		/* first: read as the link */
+	enum rpcrdma2_devclamp	clamp;
 };
 
-static void rr2r_link_desc(const enum rpcrdma2_test_link *link, char *desc)
+static const struct rr2r_param rr2r_links[] = {
+	{ RPCRDMA2_TEST_RXE, RPCRDMA2_DEVCLAMP_NONE },
+	{ RPCRDMA2_TEST_SIW, RPCRDMA2_DEVCLAMP_NONE },
+};
+
+static const struct rr2r_param rr2r_clamped[] = {
+	{ RPCRDMA2_TEST_RXE, RPCRDMA2_DEVCLAMP_NONE },
+	{ RPCRDMA2_TEST_SIW, RPCRDMA2_DEVCLAMP_NONE },
+	{ RPCRDMA2_TEST_RXE, RPCRDMA2_DEVCLAMP_IWARP },
+	{ RPCRDMA2_TEST_SIW, RPCRDMA2_DEVCLAMP_IWARP },
+	{ RPCRDMA2_TEST_RXE, RPCRDMA2_DEVCLAMP_TINY },
+	{ RPCRDMA2_TEST_SIW, RPCRDMA2_DEVCLAMP_TINY },
+};
+
+static void rr2r_link_desc(const struct rr2r_param *p, char *desc)
 {
-	strscpy(desc, rpcrdma2_test_link_name(*link), KUNIT_PARAM_DESC_SIZE);
+	rpcrdma2_test_param_desc(p->link, p->clamp, desc);
 }
 
 KUNIT_ARRAY_PARAM(rr2r_link, rr2r_links, rr2r_link_desc);
+KUNIT_ARRAY_PARAM(rr2r_clamped, rr2r_clamped, rr2r_link_desc);
 
+static void rr2r_devclamp_none(void *data)
+{
+	rpcrdma2_test_set_devclamp(RPCRDMA2_DEVCLAMP_NONE);
+}
+
+/* The case's provider; its clamp applies from now on, to both halves. */
 static enum rpcrdma2_test_link rr2r_link_of(struct kunit *test)
 {
-	const enum rpcrdma2_test_link *link = test->param_value;
+	const struct rr2r_param *param = test->param_value;
+	const enum rpcrdma2_test_link *link = &param->link;
+
+	if (param->clamp != RPCRDMA2_DEVCLAMP_NONE &&
+	    rpcrdma2_test_devclamp() != param->clamp) {
+		rpcrdma2_test_set_devclamp(param->clamp);
+		KUNIT_ASSERT_EQ(test, 0,
+				kunit_add_action_or_reset(test,
+							  rr2r_devclamp_none,
+							  NULL));
+	}
 
 	KUNIT_ASSERT_EQ_MSG(test, rr2r_envs[*link].err, 0,
 			    "%s environment failed at %s",
@@ -3931,10 +3967,12 @@ static void rr2r_suite_exit(struct kunit_suite *suite)
 }
 
 static struct kunit_case rr2r_cases[] = {
-	KUNIT_CASE_PARAM(rr2r_v2_sizes_0_to_1m, rr2r_link_gen_params),
-	KUNIT_CASE_PARAM(rr2r_v1_client_v2_server, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_v2_sizes_0_to_1m,
+			 rr2r_clamped_gen_params),
+	KUNIT_CASE_PARAM(rr2r_v1_client_v2_server,
+			 rr2r_clamped_gen_params),
 	KUNIT_CASE_PARAM(rr2r_v2_client_v1_server_falls_back,
-			 rr2r_link_gen_params),
+			 rr2r_clamped_gen_params),
 	KUNIT_CASE_PARAM(rr2r_reconnect_v2, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_reconnect_after_fallback_stays_v1,
 			 rr2r_link_gen_params),
@@ -3960,12 +3998,18 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_no_cm_record, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_v2_chunk_31_rcsiz_before_connprop,
 			 rr2r_link_gen_params),
-	KUNIT_CASE_PARAM(rr2r_svc_write_chunk_v1, rr2r_link_gen_params),
-	KUNIT_CASE_PARAM(rr2r_svc_write_chunk_v2, rr2r_link_gen_params),
-	KUNIT_CASE_PARAM(rr2r_svc_read_chunks_v1, rr2r_link_gen_params),
-	KUNIT_CASE_PARAM(rr2r_svc_read_chunks_v2, rr2r_link_gen_params),
-	KUNIT_CASE_PARAM(rr2r_svc_reply_chunk_v1, rr2r_link_gen_params),
-	KUNIT_CASE_PARAM(rr2r_svc_reply_chunk_v2, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_write_chunk_v1,
+			 rr2r_clamped_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_write_chunk_v2,
+			 rr2r_clamped_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_read_chunks_v1,
+			 rr2r_clamped_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_read_chunks_v2,
+			 rr2r_clamped_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_reply_chunk_v1,
+			 rr2r_clamped_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_reply_chunk_v2,
+			 rr2r_clamped_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_hostile_chunks, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_backchannel_brs, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_backchannel_cont, rr2r_link_gen_params),

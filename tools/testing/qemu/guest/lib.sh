@@ -57,11 +57,12 @@ rr2_check() {
 }
 
 # Load the RPC-over-RDMA transport the run asked for.  rr2.args words
-# rdmavers=N, xchar=N and rvrsdir=N, or server.rdmavers=N /
+# rdmavers=N, xchar=N, rvrsdir=N and devclamp=NAME (test only), or
+# server.rdmavers=N /
 # client.xchar=N and so on for one role, and hostauth=TEXT (both) set
 # rpcrdma2's module parameters.
 rr2_load_transport() {
-	local w vers= xchar= rvrsdir= hostauth=
+	local w vers= xchar= rvrsdir= hostauth= devclamp=
 	for w in $RR2_ARGS; do
 		case $w in
 		rdmavers=*) vers=${w#*=} ;;
@@ -71,6 +72,9 @@ rr2_load_transport() {
 		rvrsdir=*) rvrsdir=${w#*=} ;;
 		"$RR2_ROLE".rvrsdir=*) rvrsdir=${w#*=} ;;
 		hostauth=*) hostauth=${w#*=} ;;
+		# test only: a real NIC's device limits (admin-guide.rst)
+		devclamp=*) devclamp=${w#*=} ;;
+		"$RR2_ROLE".devclamp=*) devclamp=${w#*=} ;;
 		esac
 	done
 	case $RR2_MOD in
@@ -78,7 +82,8 @@ rr2_load_transport() {
 		modprobe -a sunrpc rdma_cm ib_core &&
 			insmod /rr2/rpcrdma2.ko ${vers:+rdmavers=$vers} \
 				${xchar:+xchar=$xchar} ${rvrsdir:+rvrsdir=$rvrsdir} \
-				${hostauth:+hostauth=$hostauth}
+				${hostauth:+hostauth=$hostauth} \
+				${devclamp:+devclamp=$devclamp}
 		;;
 	*)
 		modprobe rpcrdma
