@@ -41,11 +41,16 @@
 /*
  * After a Version 2 first message went unanswered, was lost with its
  * connection or drew nothing that settles (V2-FRAME-19), connections
- * offer Version 1 for RR2C_V2_RETRY times the number of such failures,
- * then Version 2 once more; after RR2C_V2_TRIES failures, never again.
+ * offer Version 1 for RR2C_V2_RETRY, doubled for each such failure in
+ * a row up to RR2C_V2_RETRY_MAX, then Version 2 again: a flap never
+ * pins a transport at Version 1, and a server upgraded to Version 2 is
+ * found within RR2C_V2_RETRY_MAX.  Only the server's own answer pins
+ * (rr2c_nego_outcome()).
  */
 #define RR2C_V2_RETRY		(10 * 60 * HZ)
-#define RR2C_V2_TRIES		3
+#define RR2C_V2_RETRY_MAX	(60 * 60 * HZ)
+/* Reverse-direction slots: what NFSv4.1 sessions may use at once. */
+#define RR2C_BC_SLOTS		4
 #define RR2C_INIT_REEST_TO	(5 * HZ)
 #define RR2C_IDLE_TO		(5 * 60 * HZ)
 #define RR2C_BIND_TO		(60 * HZ)
@@ -74,9 +79,13 @@
 /*
  * Inline octets of a continued Reply that belong after the position of
  * a registered Write chunk's item are held here until the final message
- * says where they go, and the chunk's pages are unmapped (reply.c).
+ * says where they go, and the chunk's pages are unmapped (reply.c).  As
+ * large as the longest sequence the client reassembles (V2-CONT-09: the
+ * protocol sets no limit below the receiver's maximum RPC size), and
+ * allocated with the first connection that settles Version 2, the only
+ * one that continues Replies.
  */
-#define RR2C_STAGE_SIZE		(32 * 1024)
+#define RR2C_STAGE_SIZE		RPCRDMA2_MAX_CONT_MSG
 
 struct rr2c_stats {
 	u64	sends;			/* Sends posted */
@@ -205,7 +214,8 @@ struct rr2c_req {
 	 * held Receive rp_rv, around rp_wlen octets of Write chunk data.
 	 */
 	struct rpcrdma2_recv	*rp_rv;
-	bool			rp_pending;	/* the Reply came; completing */
+	/* the Reply came; completing (set under rr2c_frwr.lock) */
+	bool			rp_pending;
 	bool			rp_place;
 	u32			rp_off;
 	u32			rp_plen;
@@ -222,6 +232,8 @@ struct rr2c_req {
 	int			rp_error;
 	u32			rp_len;
 	bool			inv_sync;	/* a task waits on inv_done */
+	/* ... and the held Reply on the same completion (frwr.c) */
+	bool			rp_wait_sync;
 	struct completion	inv_done;
 };
 
@@ -230,12 +242,22 @@ static inline struct rr2c_req *rr2c_req(struct rpc_rqst *rq)
 	return container_of(rq, struct rr2c_req, rq);
 }
 
+/* Why a transport offers less than rdmavers (mountstats, the log). */
+enum rr2c_fallback {
+	RR2C_FB_NONE,
+	RR2C_FB_LOST,		/* V2-FRAME-19: retried later */
+	RR2C_FB_SERVER,		/* ERR_VERS naming 1, not 2: until remount */
+	RR2C_FB_NO_VERS,	/* ERR_VERS naming neither: no connects */
+};
+
 struct rr2c {
 	struct rpc_xprt		xprt;
 	struct delayed_work	connect_work;
-	u32			vers_cap;	/* 1: the server has no v2 */
+	/* 2; 1: the server has no v2; 0: it has neither (V2-ERR-15) */
+	u32			vers_cap;
 	u32			v2_lost;	/* v2 offers that settled nothing */
 	unsigned long		v2_retry;	/* no v2 offer before this */
+	enum rr2c_fallback	fallback;
 	u32			nr_slots;	/* rr2c_req in reqs */
 	bool			ever_failed;
 
@@ -345,7 +367,8 @@ struct ib_send_wr *rr2c_frwr_reg_chain(struct rr2c *r, struct rr2c_req *req,
 				       struct ib_send_wr *last);
 void rr2c_frwr_unmap_unposted(struct rr2c *r, struct rr2c_req *req);
 int rr2c_frwr_remote_inv(struct rr2c *r, struct rr2c_req *req, u32 rkey);
-bool rr2c_frwr_unmap_async(struct rr2c *r, struct rr2c_req *req);
+int rr2c_frwr_reply_inv(struct rr2c *r, struct rr2c_req *req);
+bool rr2c_frwr_reply_held(struct rr2c *r, struct rr2c_req *req);
 void rr2c_frwr_unmap_sync(struct rr2c *r, struct rr2c_req *req);
 bool rr2c_frwr_owns(struct rr2c *r, struct rr2c_req *req, u32 handle);
 bool rr2c_frwr_maps(struct rr2c *r, struct rr2c_req *req,
@@ -358,9 +381,6 @@ u32 rr2c_knob_send_size(void);
 #if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
 void rr2c_knobs_reset(void);
 #endif
-
-/* Reverse-direction slots: what NFSv4.1 sessions may use at once. */
-#define RR2C_BC_SLOTS		4
 
 /* backchannel.c */
 int rr2c_bc_setup(struct rpc_xprt *xprt, unsigned int min_reqs);

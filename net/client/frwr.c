@@ -142,7 +142,7 @@ static void rr2c_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rr2c_req *req = last->req;
 	struct rr2c_frwr *f = &r->frwr;
 	struct rr2c_mr *mr, *tmp;
-	bool bad = false, sync;
+	bool bad = false, sync, finish;
 
 	trace_rpcrdma2_clnt_inv_done(&last->cid, &r->xprt.addr, last->xid, wc);
 	if (wc->status != IB_WC_SUCCESS)
@@ -162,13 +162,16 @@ static void rr2c_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 		}
 	}
 	sync = req->inv_sync;
+	/* a Reply came while ->send_request's invalidation was in flight */
+	finish = !sync || req->rp_wait_sync;
+	req->rp_wait_sync = false;
 	spin_unlock(&f->lock);
 	/* V2-ERR-10: not invalidated: close before the RPC completes */
 	if (bad)
 		xprt_force_disconnect(&r->xprt);
 	if (sync)
-		complete(&req->inv_done);
-	else
+		complete(&req->inv_done);	/* the pin keeps req */
+	if (finish)
 		rr2c_reply_finish(r, req);	/* req may be gone after this */
 	xprt_write_space(&r->xprt);		/* MRs are back */
 }
@@ -629,21 +632,60 @@ static bool rr2c_frwr_post_inv_locked(struct rr2c *r, struct rr2c_req *req,
 }
 
 /**
- * rr2c_frwr_unmap_async - invalidate @req's MRs after its Reply
+ * rr2c_frwr_reply_inv - invalidate @req's MRs after its Reply
  * @r: the transport
  * @req: the request, pinned by the caller
  *
- * Returns true if LOCAL_INVs were posted: their completion calls
- * rr2c_reply_finish().  False: nothing is left registered, finish now.
+ * The Reply is held (rp_pending) from here on, so that ->send_request
+ * does not send the Call again (rr2c_op_send_request()).  Two states
+ * of a retransmission in progress decide otherwise, seen under the
+ * same lock: MRs mapped but not yet registered mean a new transmission
+ * is being marshaled, and the Reply (to the earlier one) is dropped;
+ * a synchronous invalidation in flight (->send_request's) is waited
+ * for, and its completion finishes the Reply too.
+ *
+ * Returns 1 if rr2c_reply_finish() follows from a LOCAL_INV completion,
+ * 0 if nothing is left registered (finish now), or -EBUSY (drop).
  */
-bool rr2c_frwr_unmap_async(struct rr2c *r, struct rr2c_req *req)
+int rr2c_frwr_reply_inv(struct rr2c *r, struct rr2c_req *req)
 {
-	bool posted;
+	bool in_flight = false;
+	struct rr2c_mr *mr;
+	int ret;
 
 	spin_lock(&r->frwr.lock);
-	posted = rr2c_frwr_post_inv_locked(r, req, false);
+	list_for_each_entry(mr, &req->mrs, node) {
+		if (mr->state == RR2C_MR_MAPPED) {
+			spin_unlock(&r->frwr.lock);
+			return -EBUSY;
+		}
+		if (mr->state == RR2C_MR_INV)
+			in_flight = true;
+	}
+	req->rp_pending = true;
+	if (in_flight && req->inv_sync) {
+		req->rp_wait_sync = true;
+		ret = 1;
+	} else {
+		ret = rr2c_frwr_post_inv_locked(r, req, false);
+	}
 	spin_unlock(&r->frwr.lock);
-	return posted;
+	return ret;
+}
+
+/**
+ * rr2c_frwr_reply_held - is a Reply to @req held for its invalidation?
+ * @r: the transport
+ * @req: a forward request
+ */
+bool rr2c_frwr_reply_held(struct rr2c *r, struct rr2c_req *req)
+{
+	bool held;
+
+	spin_lock(&r->frwr.lock);
+	held = req->rp_pending;
+	spin_unlock(&r->frwr.lock);
+	return held;
 }
 
 /**

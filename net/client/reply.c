@@ -351,15 +351,28 @@ static bool rr2c_reply_done(struct rr2c *r, struct rpc_rqst *rq, int status,
 {
 	struct rr2c_req *req = rr2c_req(rq);
 	bool held = req->rp_place;
+	int ret;
 
 	req->rp_status = status;
 	req->rp_len = len;
 	if (!held)
 		req->rp_rv = NULL;
-	else if (req->rp_staged)
+	ret = rr2c_frwr_reply_inv(r, req);
+	if (ret < 0) {
+		/*
+		 * ->send_request is marshaling the Call again: this Reply,
+		 * to the earlier transmission, cannot be placed in buffers
+		 * being mapped; the Reply to the new one completes the RPC
+		 */
+		req->rp_place = false;
+		req->rp_rv = NULL;
+		r->stats.bad_xids++;
+		rr2c_reply_unpin(r, rq);
+		return false;
+	}
+	if (held && req->rp_staged)
 		r->stage_held = true;
-	req->rp_pending = true;
-	if (rr2c_frwr_unmap_async(r, req))
+	if (ret)
 		return held;
 	rr2c_reply_complete(r, req);
 	return false;
@@ -418,7 +431,12 @@ static int rr2c_reply_stream(struct rr2c *r, struct rr2c_req *req,
 	/* another Reply's octets wait there for their pages */
 	if (r->stage_held)
 		return -EBUSY;
-	if (len > RR2C_STAGE_SIZE - r->rx_staged)
+	/*
+	 * Never too small: it is as large as the reassembly cap
+	 * (V2-CONT-09), which rpcrdma2_reasm_add() enforced first
+	 */
+	if (WARN_ON_ONCE(!r->rx_stage ||
+			 len > RR2C_STAGE_SIZE - r->rx_staged))
 		return -EMSGSIZE;
 	memcpy(r->rx_stage + r->rx_staged, data, len);
 	r->rx_staged += len;
@@ -444,15 +462,10 @@ static int rr2c_reply_part(struct rr2c *r, struct rpcrdma2_recv *rv,
 	if (last)
 		return rr2c_reply_last(r, rq, rv, payload, plen, 0);
 	ret = rr2c_reply_stream(r, rr2c_req(rq), payload, plen);
-	if (ret == -EMSGSIZE) {
-		/* it cannot be placed: fail it rather than retransmit */
-		r->stats.bad_chunks++;
-		trace_rpcrdma2_clnt_bad_chunks(r->rx_xid, ret);
-		rr2c_reply_done(r, rq, -EIO, 0);
-		return ret;
-	}
 	if (ret == -EBUSY)
 		r->stats.stage_busy++;
+	else if (ret)		/* dropped as a continuation fault (V2-ERR-24) */
+		r->stats.bad_hdrs++;
 	rr2c_reply_unpin(r, rq);
 	return ret;
 }
@@ -868,33 +881,14 @@ static void rr2c_recv_rejected(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 	}
 }
 
-static void rr2c_recv_done(struct rpcrdma2_recv *rv)
+/* One message on a settled connection, in the order they came. */
+static void rr2c_recv_process(struct rr2c *r, struct rpcrdma2_recv *rv)
 {
-	struct rr2c *r = rv->ep->priv;
 	struct rpcrdma2_limits lim = rr2c_reply_limits;
 	struct rpcrdma2_hdr hdr;
 	bool held = false;
 	int ret;
 
-	if (rv->status != IB_WC_SUCCESS) {
-		if (rv->status != IB_WC_WR_FLUSH_ERR)
-			trace_rpcrdma2_wc_error(&r->xprt.addr, "recv",
-						rv->status);
-		rr2c_rx_drop(r);
-		if (!r->conn.vers && !completion_done(&r->nego_done)) {
-			r->nego = RPCRDMA2_NEGO_FAIL;
-			r->nego_lost = true;
-			complete(&r->nego_done);
-		}
-		xprt_force_disconnect(&r->xprt);
-		return;
-	}
-	rpcrdma2_ep_recv_sync(rv);
-	r->stats.recvs++;
-	if (!r->conn.vers) {
-		rr2c_negotiate(r, rv->buf, rv->len);
-		goto repost;
-	}
 	lim.xchar = r->conn.xch.on;	/* else INVAL_HTYPE (XCH-XOP-11) */
 	ret = rpcrdma2_decode_hdr(rv->buf, rv->len, r->conn.vers, &lim, &hdr);
 	/* V2-RDIR-15: as a Responder the client takes no chunks */
@@ -959,6 +953,33 @@ repost:
 	/* a Receive held for its Reply is reposted by rr2c_reply_finish() */
 	if (!held)
 		rr2c_repost(r, rv);
+}
+
+static void rr2c_recv_done(struct rpcrdma2_recv *rv)
+{
+	struct rr2c *r = rv->ep->priv;
+
+	if (rv->status != IB_WC_SUCCESS) {
+		if (rv->status != IB_WC_WR_FLUSH_ERR)
+			trace_rpcrdma2_wc_error(&r->xprt.addr, "recv",
+						rv->status);
+		rr2c_rx_drop(r);
+		if (!r->conn.vers && !completion_done(&r->nego_done)) {
+			r->nego = RPCRDMA2_NEGO_FAIL;
+			r->nego_lost = true;
+			complete(&r->nego_done);
+		}
+		xprt_force_disconnect(&r->xprt);
+		return;
+	}
+	rpcrdma2_ep_recv_sync(rv);
+	r->stats.recvs++;
+	if (!r->conn.vers) {
+		rr2c_negotiate(r, rv->buf, rv->len);
+		rr2c_repost(r, rv);
+		return;
+	}
+	rr2c_recv_process(r, rv);
 }
 
 /* The endpoint is going: its MRs go before the PD. */

@@ -211,35 +211,51 @@ static int rr2c_hello(struct rr2c *r)
 	return 0;
 }
 
+/* How long the next connections offer Version 1 after @lost losses. */
+static unsigned long rr2c_v2_backoff(u32 lost)
+{
+	return min_t(unsigned long, RR2C_V2_RETRY << min(lost - 1, 8U),
+		     RR2C_V2_RETRY_MAX);
+}
+
 /**
  * rr2c_nego_outcome - what a Version 2 negotiation means for later ones
  * @r: the transport
- * @ret: 0 (Version 2 settled), -EPFNOSUPPORT (the server has no
- *	 Version 2: it settled Version 1 or answered in Version 1),
- *	 -EPROTONOSUPPORT (it speaks neither version), or another errno
- *	 (the first message was lost, dropped or drew nothing that settles)
+ * @ret: 0 (Version 2 settled), -EPFNOSUPPORT (the server's ERR_VERS
+ *	 named 1 and not 2), -EPROTONOSUPPORT (its ERR_VERS named neither
+ *	 1 nor 2), or another errno (the first message was lost, dropped,
+ *	 timed out or drew nothing that settles)
  *
- * A server that said it has no Version 2 is never offered it again on
- * this transport (V2-ERR-15, V2-FRAME-18).  One whose answer was lost
- * or made no sense gets Version 1 on the next connections rather than
- * a negotiation loop (V2-FRAME-19), and Version 2 again later, a
- * bounded number of times (rr2c_offer_vers()).
+ * Two kinds of fallback.  The server's own answer binds this transport
+ * until it is destroyed (a remount): after ERR_VERS [low, high] no
+ * version outside it is sent again (V2-ERR-15), so a range with 1 but
+ * not 2 leaves Version 1 only, and a range with neither leaves nothing:
+ * the transport makes no connection at all (rr2c_connect()).  Anything
+ * else said nothing about the server: the next connections offer
+ * Version 1 rather than loop (V2-FRAME-19), and Version 2 again after
+ * rr2c_v2_backoff(), which doubles with each loss in a row up to
+ * RR2C_V2_RETRY_MAX and never stops.
  */
 VISIBLE_IF_KUNIT void rr2c_nego_outcome(struct rr2c *r, int ret)
 {
 	switch (ret) {
 	case 0:
 		r->v2_lost = 0;
+		r->fallback = RR2C_FB_NONE;
 		break;
 	case -EPFNOSUPPORT:
 		r->vers_cap = RPCRDMA2_VERS_1;
+		r->fallback = RR2C_FB_SERVER;
 		break;
 	case -EPROTONOSUPPORT:
-		break;			/* nothing to offer would help */
+		r->vers_cap = 0;
+		r->fallback = RR2C_FB_NO_VERS;
+		break;
 	default:
-		if (r->v2_lost < RR2C_V2_TRIES)
+		if (r->v2_lost < U8_MAX)
 			r->v2_lost++;
-		r->v2_retry = jiffies + r->v2_lost * RR2C_V2_RETRY;
+		r->v2_retry = jiffies + rr2c_v2_backoff(r->v2_lost);
+		r->fallback = RR2C_FB_LOST;
 		break;
 	}
 }
@@ -248,15 +264,31 @@ VISIBLE_IF_KUNIT void rr2c_nego_outcome(struct rr2c *r, int ret)
  * rr2c_offer_vers - the highest version the next connection offers
  * @r: the transport
  * @max_vers: the rdmavers module parameter
+ *
+ * Returns 0 when the server speaks no version this client does.
  */
 VISIBLE_IF_KUNIT u32 rr2c_offer_vers(const struct rr2c *r, u32 max_vers)
 {
 	if (r->vers_cap < max_vers)
 		return r->vers_cap;
-	if (r->v2_lost && (r->v2_lost >= RR2C_V2_TRIES ||
-			   time_before(jiffies, r->v2_retry)))
+	if (r->v2_lost && time_before(jiffies, r->v2_retry))
 		return min_t(u32, max_vers, RPCRDMA2_VERS_1);
 	return max_vers;
+}
+
+/* mountstats: the fallback the transport is on */
+static const char *rr2c_fallback_name(enum rr2c_fallback fb)
+{
+	switch (fb) {
+	case RR2C_FB_LOST:
+		return "lost";
+	case RR2C_FB_SERVER:
+		return "server";
+	case RR2C_FB_NO_VERS:
+		return "noversion";
+	default:
+		return "none";
+	}
 }
 
 static int rr2c_settle(struct rr2c *r)
@@ -280,21 +312,37 @@ static int rr2c_settle(struct rr2c *r)
 		ret = -ETIMEDOUT;
 	else if (r->nego == RPCRDMA2_NEGO_DONE)
 		ret = r->conn.vers == RPCRDMA2_VERS_2 ? 0 : -EPFNOSUPPORT;
-	else if (r->nego == RPCRDMA2_NEGO_NO_V2)
-		ret = -EPFNOSUPPORT;
 	else if (r->nego == RPCRDMA2_NEGO_NO_VERS)
 		ret = -EPROTONOSUPPORT;
 	else
 		ret = -EPROTO;
 	rr2c_nego_outcome(r, ret);
-	if (ret == -EPFNOSUPPORT)	/* settled on Version 1, or to be */
-		ret = r->nego == RPCRDMA2_NEGO_DONE ? 0 : -EPROTO;
+	if (ret == -EPFNOSUPPORT)	/* settled on Version 1 */
+		ret = 0;
 	if (ret == -EPROTONOSUPPORT)
-		pr_warn_ratelimited("rpcrdma2: %s speaks only RPC-over-RDMA versions %u to %u; this client speaks 1 and 2\n",
-				    r->xprt.address_strings[RPC_DISPLAY_ADDR],
-				    r->conn.peer_vers_low,
-				    r->conn.peer_vers_high);
+		pr_warn("rpcrdma2: %s speaks only RPC-over-RDMA versions %u to %u; this client speaks 1 and 2 and will not connect to it again until it is mounted again (V2-ERR-15)\n",
+			r->xprt.address_strings[RPC_DISPLAY_ADDR],
+			r->conn.peer_vers_low, r->conn.peer_vers_high);
 	return ret;
+}
+
+#define RR2C_WHY_SERVER " (fallback: the server answered that it has no Version 2; not offered again until remount)"
+#define RR2C_WHY_LOST " (fallback: a Version 2 negotiation was lost or settled nothing; Version 2 is offered again later)"
+
+/* The log: why a connection speaks Version 1 (V2-FRAME-19, V2-ERR-15). */
+static const char *rr2c_fallback_why(const struct rr2c *r)
+{
+	if (r->conn.vers != RPCRDMA2_VERS_1 ||
+	    rpcrdma2_max_version(RPCRDMA2_CLIENT) < RPCRDMA2_VERS_2)
+		return "";
+	switch (r->fallback) {
+	case RR2C_FB_SERVER:
+		return RR2C_WHY_SERVER;
+	case RR2C_FB_LOST:
+		return RR2C_WHY_LOST;
+	default:
+		return "";
+	}
 }
 
 static int rr2c_connect(struct rr2c *r)
@@ -320,6 +368,9 @@ static int rr2c_connect(struct rr2c *r)
 	u32 i;
 	int ret;
 
+	/* V2-ERR-15: the server named no version we speak: send nothing */
+	if (!r->vers_cap)
+		return -EPROTONOSUPPORT;
 	/*
 	 * rdma_slot_table_entries, read once per connection: the credits
 	 * asked for and granted (V2-CRED-01), a Receive for each plus the
@@ -384,6 +435,12 @@ static int rr2c_connect(struct rr2c *r)
 	if (ret)
 		goto fail;
 	ret = rr2c_settle(r);
+	/* only Version 2 continues Replies (V2-CONT-01): the stage */
+	if (!ret && r->conn.vers == RPCRDMA2_VERS_2 && !r->rx_stage) {
+		r->rx_stage = kvmalloc(RR2C_STAGE_SIZE, GFP_KERNEL);
+		if (!r->rx_stage)
+			ret = -ENOMEM;
+	}
 	if (ret)
 		goto fail;
 
@@ -400,10 +457,11 @@ static int rr2c_connect(struct rr2c *r)
 	if (rpcrdma2_log_peer(RPCRDMA2_CLIENT, (struct sockaddr *)&xprt->addr,
 			      RPCRDMA2_LOG_SETTLED,
 			      jhash_3words(r->conn.vers, r->conn.send_inline,
-					   r->conn.recv_inline, 0)))
-		pr_info("rpcrdma2: connected to %s, RPC-over-RDMA version %u, inline %u/%u\n",
+					   r->conn.recv_inline, r->fallback)))
+		pr_info("rpcrdma2: connected to %s, RPC-over-RDMA version %u, inline %u/%u%s\n",
 			xprt->address_strings[RPC_DISPLAY_ADDR], r->conn.vers,
-			r->conn.send_inline, r->conn.recv_inline);
+			r->conn.send_inline, r->conn.recv_inline,
+			rr2c_fallback_why(r));
 	return 0;
 
 fail:
@@ -418,8 +476,8 @@ fail_id:
 /* What the operator can do about a connection that could not be made. */
 #define RR2C_HINT_NO_DEVICE "no RDMA device reaches this address: check that the interface towards the server is an RDMA one and up (rdma link show)"
 #define RR2C_HINT_NO_SERVER "check that the server is up and its nfsd listens for RDMA on this port (rpc.nfsd --rdma=20049, or rdma=y in /etc/nfs.conf)"
-#define RR2C_HINT_NEGO "the server's Version 2 negotiation failed; the next attempt offers Version 1"
-#define RR2C_HINT_NO_VERS "the server speaks neither RPC-over-RDMA version 1 nor 2"
+#define RR2C_HINT_NEGO "the server's Version 2 negotiation failed; the next attempts offer Version 1, and Version 2 again later"
+#define RR2C_HINT_NO_VERS "the server speaks neither RPC-over-RDMA version 1 nor 2; no connection is tried again until the file system is mounted again"
 #define RR2C_HINT_NO_FRWR "the RDMA device cannot do FRWR memory registration, which rpcrdma2 needs: use another device or the stock rpcrdma module"
 #define RR2C_HINT_NO_MEM "out of memory: lower /proc/sys/sunrpc/rdma_slot_table_entries or rdma_max_inline_read"
 #define RR2C_HINT_OTHER "check the RDMA device (rdma link show) and the server"
@@ -754,12 +812,25 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 	if (ret)
 		return ret;
 	if (!bc_prealloc(req)) {
+		/*
+		 * A Reply to this Call is held for its MRs' invalidation
+		 * (V2-SEC-08): it answers the Call, and marshaling again
+		 * would unmap and register the buffers it is about to be
+		 * placed in.  Report the Call sent: the task waits for the
+		 * completion as for any Reply.  Looked at again after the
+		 * earlier transmission's MRs are invalidated, in case the
+		 * Reply came meanwhile (rr2c_frwr_reply_inv()).
+		 */
+		if (rr2c_frwr_reply_held(r, rr2c_req(req)))
+			return 0;
 		/* a Reply already failed this RPC: do not send it again */
 		ret = READ_ONCE(rr2c_req(req)->rp_error);
 		if (ret)
 			return rr2c_fail_rqst(r, req, ret);
 		/* MRs of an earlier transmission here (V2-SEC-09) */
 		rr2c_frwr_unmap_sync(r, rr2c_req(req));
+		if (rr2c_frwr_reply_held(r, rr2c_req(req)))
+			return 0;
 		chunks = rr2c_send_prepare(r, rr2c_req(req));
 		if (chunks < 0)
 			return chunks;
@@ -1053,7 +1124,10 @@ static void rr2c_op_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 	else
 		seq_puts(seq, "brs rfc8167 peer_brs rfc8167 ");
 	/* octets of HOSTAUTH the server sent (V2-PROP-09), 0 for none */
-	seq_printf(seq, "hostauth %u\n", r->conn.peer_hostauth_len);
+	seq_printf(seq, "hostauth %u ", r->conn.peer_hostauth_len);
+	/* why this transport offers less than rdmavers (V2-FRAME-19) */
+	seq_printf(seq, "fallback %s v2_lost %u\n",
+		   rr2c_fallback_name(r->fallback), r->v2_lost);
 }
 
 static const struct rpc_timeout rr2c_timeout = {
@@ -1116,9 +1190,7 @@ static struct rpc_xprt *rpcrdma2_clnt_setup(struct xprt_create *args)
 	INIT_LIST_HEAD(&r->req_free);
 	spin_lock_init(&r->frwr.lock);
 	INIT_LIST_HEAD(&r->frwr.free);
-	r->rx_stage = kvmalloc(RR2C_STAGE_SIZE, GFP_KERNEL);
-	if (!r->rx_stage || rr2c_reqs_alloc(r)) {
-		kvfree(r->rx_stage);
+	if (rr2c_reqs_alloc(r)) {
 		xprt_free(xprt);
 		module_put(THIS_MODULE);
 		return ERR_PTR(-ENOMEM);
@@ -1188,6 +1260,7 @@ void rpcrdma2_clnt_test_set_grant(struct rpc_xprt *xprt, u32 grant)
 {
 	rr2c_set_grant(rr2c(xprt), grant);
 }
+
 #endif
 
 static struct xprt_class rpcrdma2_clnt_class = {

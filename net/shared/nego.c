@@ -20,8 +20,11 @@
  *     sent; we do not re-send after our final CONNPROP and keep waiting
  *     for the server's (E-35, V2-ERR-31);
  *   - an ERR_VERS whose range holds neither 1 nor 2 ends it with
- *     RPCRDMA2_NEGO_NO_VERS, and any other Version 1 message with
- *     RPCRDMA2_NEGO_NO_V2: the server has no Version 2 (V2-ERR-15);
+ *     RPCRDMA2_NEGO_NO_VERS (V2-ERR-15);
+ *   - any other Version 1 message is discarded: it answers nothing we
+ *     sent (no RPC went out yet), so it says nothing about the server's
+ *     versions, and one stray or hostile message must not cost Version
+ *     2 (V2-FRAME-24: a connection's messages all carry its version);
  *   - what the receiver of any message discards silently is discarded
  *     and the client keeps waiting: runts (V2-ERR-01), errors with an
  *     unknown code or a continuation flag (V2-ERR-06, V2-CONT-07), a
@@ -372,9 +375,8 @@ static enum rpcrdma2_nego client_connprop(struct rpcrdma2_conn *c,
  * @outlen: octets encoded at @out; 0 when there is nothing to send
  *
  * Returns RPCRDMA2_NEGO_MORE (wait), _REJECT (send @out, wait), _DONE
- * (settled), _REPLY (send @out; settled), _NO_V2 (disconnect; the
- * server has no Version 2), _NO_VERS (disconnect; it speaks neither
- * version) or _FAIL (disconnect).
+ * (settled), _REPLY (send @out; settled), _NO_VERS (disconnect; it
+ * speaks neither version) or _FAIL (disconnect).
  */
 enum rpcrdma2_nego rpcrdma2_nego_client_recv(struct rpcrdma2_conn *c,
 					     const struct rpcrdma2_local *l,
@@ -413,8 +415,9 @@ enum rpcrdma2_nego rpcrdma2_nego_client_recv(struct rpcrdma2_conn *c,
 	default:
 		return RPCRDMA2_NEGO_MORE;	/* V2-ERR-24: only dropped */
 	}
+	/* not the answer to our CONNPROP: only ERR_VERS is (V2-FRAME-24) */
 	if (hdr.vers != RPCRDMA2_VERS_2)
-		return RPCRDMA2_NEGO_NO_V2;	/* V2-ERR-15 */
+		return RPCRDMA2_NEGO_MORE;
 	if (hdr.htype == RDMA2_ERROR)
 		return client_error(c, l, &hdr);
 	return RPCRDMA2_NEGO_FAIL;

@@ -84,12 +84,6 @@ enum rpcrdma2_nego {
 	 */
 	RPCRDMA2_NEGO_REJECT_REPLY,
 	/*
-	 * Client only: the server answered in Version 1 with something
-	 * other than ERR_VERS; it has no Version 2 (V2-ERR-15): fail this
-	 * connection and offer only Version 1 from now on.
-	 */
-	RPCRDMA2_NEGO_NO_V2,
-	/*
 	 * Client only: ERR_VERS naming neither 1 nor 2 (peer_vers_low and
 	 * peer_vers_high say what): nothing to speak, fail the connection.
 	 */

@@ -575,21 +575,92 @@ static void rr2w_v2_frame_19_retry_v2_later(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 1);
 	r->v2_retry = jiffies - 1;
 	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 2);
-	/* bounded */
-	for (i = 1; i < RR2C_V2_TRIES; i++)
+	for (i = 0; i < 3; i++)
 		rr2c_nego_outcome(r, -EPROTO);
-	r->v2_retry = jiffies - 1;
 	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 1);
 	/* a Version 2 settlement starts over */
 	rr2c_nego_outcome(r, 0);
-	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 2);
-	/* neither version: nothing learned */
-	rr2c_nego_outcome(r, -EPROTONOSUPPORT);
 	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 2);
 	/* no Version 2 there: never again */
 	rr2c_nego_outcome(r, -EPFNOSUPPORT);
 	r->v2_retry = jiffies - 1;
 	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 1);
+}
+
+/*
+ * V2-FRAME-19: losses never pin Version 1.  However many Version 2
+ * negotiations in a row were lost or settled nothing, Version 2 is
+ * offered again once the wait has passed, and the wait is bounded by
+ * RR2C_V2_RETRY_MAX (a server upgraded to Version 2 is found).
+ */
+static void rr2w_v2_frame_19_lost_never_pins(struct kunit *test)
+{
+	struct rr2c *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->vers_cap = RPCRDMA2_VERS_2;
+	for (i = 0; i < 12; i++) {
+		rr2c_nego_outcome(r, i & 1 ? -ETIMEDOUT : -EPROTO);
+		KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 1);
+		KUNIT_EXPECT_LE(test, r->v2_retry - jiffies,
+				(unsigned long)RR2C_V2_RETRY_MAX);
+		r->v2_retry = jiffies - 1;
+		KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 2);
+	}
+	KUNIT_EXPECT_EQ(test, r->vers_cap, RPCRDMA2_VERS_2);
+}
+
+/*
+ * V2-ERR-15: after an ERR_VERS naming neither 1 nor 2 the client sends
+ * that server no version at all: no later connection is offered one.
+ */
+static void rr2w_v2_err_15_no_version_never_offered(struct kunit *test)
+{
+	struct rr2c *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->vers_cap = RPCRDMA2_VERS_2;
+	rr2c_nego_outcome(r, -EPROTONOSUPPORT);
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 0);
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_1), 0);
+	/* nothing afterwards brings one back */
+	rr2c_nego_outcome(r, -ETIMEDOUT);
+	r->v2_retry = jiffies - 1;
+	KUNIT_EXPECT_EQ(test, rr2c_offer_vers(r, RPCRDMA2_VERS_2), 0);
+}
+
+/*
+ * V2-ERR-15 on the wire: the raw server answers the CONNPROP with a
+ * Version 2 ERR_VERS [3, 4].  The Call fails with EPROTONOSUPPORT; a
+ * second Call fails the same way without a second connection or
+ * CONNPROP: the client does not offer Version 2 (or 1) again.
+ */
+static void rr2w_v2_err_15_err_vers_3_4_no_reconnect(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	struct rr2c *r = rr2c(rr2w_xprt(w));
+	struct rpcrdma2_hdr h;
+	u8 msg[64], pl[64];
+
+	rr2w_call(w);
+	rr2w_accept(w);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_CONNPROP);
+	rr2w_hdr(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_ERROR, RDMA2_F_RESPONSE);
+	put_unaligned_be32(RDMA2_ERR_VERS, msg + 20);
+	put_unaligned_be32(3, msg + 24);
+	put_unaligned_be32(4, msg + 28);
+	rr2w_send(w, msg, 32);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), -EPROTONOSUPPORT);
+	KUNIT_EXPECT_EQ(test, r->fallback, RR2C_FB_NO_VERS);
+
+	/* the listener would take another connection: none comes */
+	rpcrdma2_test_server_reset(&w->srv);
+	rr2w_call(w);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), -EPROTONOSUPPORT);
+	KUNIT_EXPECT_FALSE(test, completion_done(&w->srv.server_ready));
+	KUNIT_EXPECT_EQ(test, r->stats.hellos, 1);
 }
 
 /* Settle Version 2: our CONNPROP in answer to the client's. */
@@ -1467,6 +1538,229 @@ static void rr2w_v1_foreign_rkey(struct kunit *test)
 	wait_for_completion(&second->done);
 	rr2w_free_read_pages(a.pages);
 	rr2w_free_read_pages(b.pages);
+}
+
+/* ---- held Replies, the stage and retransmission ---- */
+
+static void rr2w_knobs_reset(void *data);
+
+/* Version 2 is settled and @rd's READ Call taken: its Write chunk. */
+static u32 rr2w_v2_take_read(struct rr2w *w, struct rpcrdma2_segment *segs,
+			     u32 *nsegs)
+{
+	struct rpcrdma2_hdr h;
+	u32 i, n;
+	u8 *buf;
+
+	buf = rr2w_take_full(w, RPCRDMA2_VERS_2, &h);
+	KUNIT_ASSERT_EQ(w->test, h.htype, RDMA2_MSG);
+	KUNIT_ASSERT_EQ(w->test, h.writes.chunks, 1);
+	n = rpcrdma2_write_chunk(buf, &h, 0, 0, &segs[0]);
+	KUNIT_ASSERT_GE(w->test, n, 1);
+	KUNIT_ASSERT_LE(w->test, n, RR2C_MAX_SEGS);
+	for (i = 0; i < n; i++)
+		rpcrdma2_write_chunk(buf, &h, 0, i, &segs[i]);
+	*nsegs = n;
+	return h.xid;
+}
+
+/*
+ * A Version 2 READ Reply to @xid whose @dlen data octets come inline
+ * after the result's position, the Write chunk @segs returned unused
+ * (V2-CHUNK-21), cut into Sends of at most @piece payload octets: the
+ * earlier ones with F_MORE, the final one with the Write list
+ * (V2-CONT-08).
+ */
+static void rr2w_v2_inline_read_reply(struct rr2w *w, u32 xid,
+				      const struct rpcrdma2_segment *segs,
+				      u32 nsegs, const u8 *data, u32 dlen,
+				      u32 piece)
+{
+	struct rpcrdma2_segment echo[RR2C_MAX_SEGS];
+	struct rpcrdma2_chunk_out wr = { .segs = echo, .nsegs = nsegs };
+	struct rpcrdma2_msg_out m = {
+		.vers	= RPCRDMA2_VERS_2,
+		.credit	= rpcrdma2_credit_word(32, 32),
+		.htype	= RDMA2_MSG,
+		.flags	= RDMA2_F_RESPONSE,
+		.xid	= xid,
+		.nr_writes = 1,
+		.writes	= &wr,
+	};
+	u32 total = 28 + dlen, off = 0, n, k, i;
+	u8 *stream, *msg;
+
+	stream = kunit_kzalloc(w->test, total, GFP_KERNEL);
+	msg = kunit_kzalloc(w->test, RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(w->test, stream);
+	KUNIT_ASSERT_NOT_NULL(w->test, msg);
+	rr2w_reply(stream, xid, RPC_SUCCESS);
+	put_unaligned_be32(dlen, stream + 24);
+	memcpy(stream + 28, data, dlen);
+	for (i = 0; i < nsegs; i++) {
+		echo[i] = segs[i];
+		echo[i].length = 0;
+	}
+	/* every message but the last holds @piece octets, all past 28 */
+	while (total - off > piece) {
+		n = rr2w_msg(msg, xid, RPCRDMA2_VERS_2,
+			     RDMA2_F_RESPONSE | RDMA2_F_MORE);
+		memcpy(msg + n, stream + off, piece);
+		rr2w_send(w, msg, n + piece);
+		off += piece;
+	}
+	n = rpcrdma2_encode_msg(msg, RPCRDMA2_TEST_BUF_SIZE, &m);
+	KUNIT_ASSERT_NE(w->test, n, 0);
+	k = total - off;
+	memcpy(msg + n, stream + off, k);
+	rr2w_send(w, msg, n + k);
+}
+
+/*
+ * V2-CONT-09: the protocol sets no limit on a sequence below the
+ * receiver's maximum RPC size.  A READ's 40000 data octets come inline
+ * in eleven Version 2 messages after the result's position, the Write
+ * chunk unused: all of them wait in the stage until the final message
+ * (V2-CONT-08), and the RPC gets every octet rather than EIO (the stage
+ * was 32 KiB).
+ */
+static void rr2w_v2_cont_09_long_staged_reply(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start_n(test, RPCRDMA2_TEST_PDATA_RFC8797, 4);
+	struct rpcrdma2_segment segs[RR2C_MAX_SEGS];
+	struct rr2w_read rd = { };
+	u32 nsegs, xid, i;
+	struct rr2c *r;
+	u8 *data;
+
+	data = kunit_kzalloc(test, 40000, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	for (i = 0; i < 40000; i++)
+		data[i] = i * 7 + 1;
+	rd.pages = rr2w_read_pages(test);
+	r = rr2c(rr2w_xprt(w));
+
+	rr2w_call_read(w, &rd, RR2W_READ_MAX);
+	rr2w_accept(w);
+	rr2w_settle_v2(w);
+	xid = rr2w_v2_take_read(w, segs, &nsegs);
+	rr2w_v2_inline_read_reply(w, xid, segs, nsegs, data, 40000, 3900);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&w->done,
+							    30 * HZ));
+	KUNIT_EXPECT_EQ(test, w->status, 0);
+	KUNIT_EXPECT_EQ(test, rd.len, 40000);
+	KUNIT_EXPECT_TRUE(test, rr2w_pages_hold(rd.pages, data, 40000));
+	rr2w_expect_pool_full(test, r);
+	/* shut the client down here: the pages go after its tasks */
+	rpc_shutdown_client(w->clnt);
+	w->clnt = NULL;
+	rr2w_free_read_pages(rd.pages);
+}
+
+/*
+ * V2-SEC-08: while a Reply is held for its MRs' invalidation
+ * (rp_pending, as rr2c_reply_done() leaves it), ->send_request does not
+ * send the Call again nor marshal it: no Send, no new Write chunk, no
+ * new MR; the MRs the held Reply waits for stay as they are.  Then the
+ * Reply to the one transmission completes the RPC.
+ */
+static void rr2w_v2_sec_08_no_resend_while_reply_held(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start_n(test, RPCRDMA2_TEST_PDATA_RFC8797, 4);
+	struct rpcrdma2_segment segs[RR2C_MAX_SEGS];
+	struct rr2w_read rd = { };
+	u64 sends, chunks, mrs;
+	struct rpc_xprt *xprt;
+	struct rpc_rqst *rq;
+	u32 xid, nsegs;
+	struct rr2c *r;
+	int ret;
+
+	rd.pages = rr2w_read_pages(test);
+	xprt = rr2w_xprt(w);
+	r = rr2c(xprt);
+	rr2w_call_read(w, &rd, RR2W_READ_MAX);
+	rr2w_accept(w);
+	rr2w_settle_v2(w);
+	xid = rr2w_v2_take_read(w, segs, &nsegs);
+
+	spin_lock(&xprt->queue_lock);
+	rq = xprt_lookup_rqst(xprt, cpu_to_be32(xid));
+	if (rq)
+		xprt_pin_rqst(rq);
+	spin_unlock(&xprt->queue_lock);
+	KUNIT_ASSERT_NOT_NULL(test, rq);
+	sends = r->stats.sends;
+	chunks = r->stats.write_chunks;
+	mrs = r->stats.mrs_registered;
+	rr2c_req(rq)->rp_pending = true;
+	ret = xprt->ops->send_request(rq);
+	rr2c_req(rq)->rp_pending = false;
+	spin_lock(&xprt->queue_lock);
+	xprt_unpin_rqst(rq);
+	spin_unlock(&xprt->queue_lock);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, r->stats.sends, sends);
+	KUNIT_EXPECT_EQ(test, r->stats.write_chunks, chunks);
+	KUNIT_EXPECT_EQ(test, r->stats.mrs_registered, mrs);
+
+	rr2w_v2_inline_read_reply(w, xid, segs, nsegs,
+				  (const u8 *)"SAMECALL", 8, 3900);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&w->done,
+							    30 * HZ));
+	KUNIT_EXPECT_EQ(test, w->status, 0);
+	KUNIT_EXPECT_EQ(test, rd.len, 8);
+	rpc_shutdown_client(w->clnt);
+	w->clnt = NULL;
+	rr2w_free_read_pages(rd.pages);
+}
+
+/*
+ * A Reply with chunks is held in its Receive until the RPC's MRs are
+ * invalid (V2-SEC-08), and the Receive goes back to the receive queue
+ * then.  With the fewest slots (4 credits: 26 Receives), 32 READs in a
+ * row each have their Reply held: were one Receive not reposted, the
+ * client would run out of Receives before the last Reply and the raw
+ * server's Send would fail.
+ */
+static void rr2w_v1_held_receives_reposted(struct kunit *test)
+{
+	struct rpcrdma2_segment segs[RR2C_MAX_SEGS];
+	u32 lens[RR2C_MAX_SEGS] = { };
+	struct ctl_table *t = NULL;
+	struct rr2w_read rd = { };
+	u32 i, n, xid, nsegs;
+	struct rr2w *w;
+	u8 *msg;
+
+	for (i = 0; i < rpcrdma2_clnt_sysctl_size; i++)
+		if (!strcmp(rpcrdma2_clnt_sysctl[i].procname,
+			    "rdma_slot_table_entries"))
+			t = &rpcrdma2_clnt_sysctl[i];
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2w_knobs_reset,
+							   NULL));
+	WRITE_ONCE(*(int *)t->data, RPCRDMA_MIN_SLOT_TABLE);
+	msg = kunit_kzalloc(test, RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	rd.pages = rr2w_read_pages(test);
+	w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+
+	rr2w_settle_v1_read(w, &rd, RR2W_READ_MAX);
+	for (i = 0; i < 32; i++) {
+		if (i)
+			rr2w_call_read(w, &rd, RR2W_READ_MAX);
+		xid = rr2w_take_read(w, RR2W_READ_MAX, segs, &nsegs);
+		n = rr2w_v1_write_reply(msg, xid, segs, nsegs, lens, 0, NULL);
+		rr2w_send(w, msg, n);
+		KUNIT_ASSERT_EQ(test, rr2w_wait_call(w), 0);
+	}
+	KUNIT_EXPECT_EQ(test, rr2c(rr2w_xprt(w))->credits,
+			RPCRDMA_MIN_SLOT_TABLE);
+	rpc_shutdown_client(w->clnt);
+	w->clnt = NULL;
+	rr2w_free_read_pages(rd.pages);
 }
 
 /* ---- the seed 004 characteristics exchange (xchar=1) ---- */
@@ -2827,12 +3121,22 @@ static struct kunit_case rr2w_cases[] = {
 	KUNIT_CASE_PARAM(rr2w_client_answers_and_drops, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v2_err_06_nego_discards, rr2w_link_gen_params),
 	KUNIT_CASE(rr2w_v2_frame_19_retry_v2_later),
+	KUNIT_CASE(rr2w_v2_frame_19_lost_never_pins),
+	KUNIT_CASE(rr2w_v2_err_15_no_version_never_offered),
+	KUNIT_CASE_PARAM(rr2w_v2_err_15_err_vers_3_4_no_reconnect,
+			 rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v1_write_chunk,
 			 rr2w_clamped_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v1_rdma_placed,
 			 rr2w_clamped_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v1_foreign_rkey,
 			 rr2w_clamped_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v2_cont_09_long_staged_reply,
+			 rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v2_sec_08_no_resend_while_reply_held,
+			 rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v1_held_receives_reposted,
+			 rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v2_chunk_20_stale_write_chunk,
 			 rr2w_clamped_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v2_sec_08_reply_after_unmap,

@@ -709,8 +709,7 @@ static enum rpcrdma2_nego rr2n_client(struct rpcrdma2_conn *cc,
  *   V2-ERR-24: a malformed MSG (a Requester only drops);
  *   V2-PROP-12, V2-ERR-21: a MSG with TPMORE draws INVAL_HTYPE and is
  *   discarded.
- * V2-ERR-15: an ERR_VERS naming neither 1 nor 2 ends it with NO_VERS,
- * and a Version 1 message other than ERR_VERS with NO_V2.
+ * V2-ERR-15: an ERR_VERS naming neither 1 nor 2 ends it with NO_VERS.
  */
 static void v2_err_06_client_nego_discards(struct kunit *test)
 {
@@ -777,14 +776,37 @@ static void v2_err_06_client_nego_discards(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cc->peer_vers_low, 3U);
 	KUNIT_EXPECT_EQ(test, cc->peer_vers_high, 4U);
 	KUNIT_EXPECT_EQ(test, cc->vers, 0U);
+}
 
-	/* a Version 1 MSG: no Version 2 there */
-	rpcrdma2_conn_init(cc, &rr2n_no_pdata);
+/*
+ * V2-FRAME-24, V2-ERR-15: while the client negotiates, a Version 1
+ * message other than ERR_VERS answers nothing it sent and says nothing
+ * about the server's versions: it is discarded (no error answers it,
+ * V2-ERR-24), and the server's CONNPROP then settles Version 2.  Only
+ * an ERR_VERS takes Version 2 away.
+ */
+static void v2_frame_24_client_nego_ignores_v1_msg(struct kunit *test)
+{
+	struct rpcrdma2_conn *cc = rr2n_conn(test, &rr2n_no_pdata);
+	u8 *msg = rr2n_buf(test), out[64];
+	struct rpcrdma2_local cl;
+	u32 n, olen;
+
+	rr2n_local(&cl, 2, 4096);
 	n = rr2n_prefix(msg, 1, 1, RDMA_MSG, 0);
 	memset(msg + n, 0, 12);
 	KUNIT_EXPECT_EQ(test, rr2n_client(cc, &cl, msg, n + 12, out, &olen),
-			RPCRDMA2_NEGO_NO_V2);
+			RPCRDMA2_NEGO_MORE);
+	KUNIT_EXPECT_EQ(test, olen, 0U);
+	n = rr2n_prefix(msg, 2, 1, RDMA_NOMSG, 0);
+	memset(msg + n, 0, 12);
+	KUNIT_EXPECT_EQ(test, rr2n_client(cc, &cl, msg, n + 12, out, &olen),
+			RPCRDMA2_NEGO_MORE);
 	KUNIT_EXPECT_EQ(test, cc->vers, 0U);
+	n = rr2n_connprop(msg, 0, RR2N_SB, 8192, 0, 0);
+	KUNIT_EXPECT_EQ(test, rr2n_client(cc, &cl, msg, n, out, &olen),
+			RPCRDMA2_NEGO_DONE);
+	KUNIT_EXPECT_EQ(test, cc->vers, 2U);
 }
 
 /*
@@ -845,6 +867,7 @@ static struct kunit_case rr2n_cases[] = {
 	KUNIT_CASE(v2_err_29_client_bad_propval),
 	KUNIT_CASE(v2_frame_18_v2_err_vers),
 	KUNIT_CASE(v2_err_06_client_nego_discards),
+	KUNIT_CASE(v2_frame_24_client_nego_ignores_v1_msg),
 	KUNIT_CASE(v2_inline_02_no_props_means_4096),
 	{ }
 };

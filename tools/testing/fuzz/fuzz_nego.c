@@ -117,7 +117,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		size -= len;
 		RR2_CHECK(r <= RPCRDMA2_NEGO_NO_VERS);
 		/* the client-only verdicts settle nothing */
-		if (r == RPCRDMA2_NEGO_NO_V2 || r == RPCRDMA2_NEGO_NO_VERS)
+		if (r == RPCRDMA2_NEGO_NO_VERS)
 			RR2_CHECK(!server && !c.vers);
 		/* the client settles on a bad final CONNPROP with BAD_PROPVAL */
 		if (r == RPCRDMA2_NEGO_REPLY)
@@ -129,8 +129,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			outlen = rpcrdma2_nego_server_hello(&l, out, sizeof(out));
 			check_sent(out, outlen, EXPECT_CONNPROP);
 		}
-		if (r == RPCRDMA2_NEGO_FAIL || r == RPCRDMA2_NEGO_NO_V2 ||
-		    r == RPCRDMA2_NEGO_NO_VERS)
+		if (r == RPCRDMA2_NEGO_FAIL || r == RPCRDMA2_NEGO_NO_VERS)
 			break;
 		if (r == RPCRDMA2_NEGO_MORE || r == RPCRDMA2_NEGO_REJECT)
 			continue;
