@@ -3580,6 +3580,69 @@ static void rr2r_svc_v2_cred_04_continued_over_grant_closes(struct kunit *test)
 	rr2r_over_grant(test, false);
 }
 
+/* ---- control messages and our sequences ---- */
+
+/*
+ * V2-CONT-03 (E-31): an error the server owes while one of its Replies
+ * is continued goes out after the Reply's final Send, never between
+ * its Sends; window acknowledgments are the exception (xfer.c).  A raw
+ * client asks for a GET whose Reply takes more Sends than one window,
+ * so the server stops after the first window and waits for an
+ * acknowledgment.  Only then does the client send a message with an
+ * unknown htype, which draws INVAL_HTYPE, and the acknowledgment after
+ * it: the server handles the two in that order, so without the rule
+ * the error would be on the wire before the Reply's next Send.
+ */
+static void rr2r_svc_v2_cont_03_error_after_reply_sequence(struct kunit *test)
+{
+	const u32 xid = 0xc3000, len = 18 * 4060 + 1000;
+	u32 n, seen = 0, err_at = 0, final_at = 0, k;
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_hdr h;
+	u8 msg[128];
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	raw = rr2r_raw_n(test, 24);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	n = rr2r_msg2(msg, xid, 0);
+	n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_GET);
+	n += rr2r_args(msg + n, 0x5eed, len);
+	rr2r_raw_send(test, raw, msg, n);
+
+	/* at most 64 messages: the Reply, the error and nothing else */
+	for (k = 1; k <= 64 && !(err_at && final_at); k++) {
+		rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+		if (h.htype == RDMA2_ERROR) {
+			KUNIT_EXPECT_EQ(test, h.xid, 0x4444);
+			KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_INVAL_HTYPE);
+			err_at = k;
+			continue;
+		}
+		KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+		KUNIT_ASSERT_EQ(test, h.xid, xid);
+		seen++;
+		if (!(h.flags & RDMA2_F_MORE)) {
+			final_at = k;
+			continue;
+		}
+		if (seen < 2 || (seen - 1) % RPCRDMA2_SEQ_WINDOW)
+			continue;
+		/* the server waits for this window's acknowledgment */
+		if (seen == 1 + RPCRDMA2_SEQ_WINDOW) {
+			n = rr2r_hdr(msg, 0x4444, RPCRDMA2_VERS_2, 0x77, 0);
+			rr2r_raw_send(test, raw, msg, n);
+		}
+		n = rpcrdma2_encode_credit_grant(msg, sizeof(msg),
+						 rpcrdma2_credit_word(8, 8));
+		rr2r_raw_send(test, raw, msg, n);
+	}
+	KUNIT_EXPECT_GT(test, seen, 1 + RPCRDMA2_SEQ_WINDOW);
+	KUNIT_EXPECT_NE(test, final_at, 0);
+	KUNIT_EXPECT_GT_MSG(test, err_at, final_at,
+			    "the error was message %u, the Reply's final one %u",
+			    err_at, final_at);
+}
+
 static int rr2r_suite_init(struct kunit_suite *suite)
 {
 	int i, port;
@@ -3927,6 +3990,8 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_v2_cred_04_nomsg_over_grant_closes,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_v2_cred_04_continued_over_grant_closes,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_v2_cont_03_error_after_reply_sequence,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_cmp_rinv_04_plain_send_without_r,
 			 rr2r_link_gen_params),
