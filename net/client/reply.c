@@ -84,8 +84,11 @@ static void rr2c_send_ack(struct rr2c *r)
 	u32 credit = rpcrdma2_credit_out(r->conn.vers, r->credits);
 	u8 msg[RPCRDMA2_HDRLEN_NOCHUNKS];
 
-	rr2c_send_ctrl(r, msg,
-		       rpcrdma2_encode_credit_grant(msg, sizeof(msg), credit));
+	/* never held back, even inside a Call (V2-CONT-03, xfer.c) */
+	if (rpcrdma2_pool_send_ack(&r->pool, msg,
+				   rpcrdma2_encode_credit_grant(msg, sizeof(msg),
+								credit)))
+		xprt_force_disconnect(&r->xprt);
 }
 
 /*

@@ -877,8 +877,12 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 		 * Count the acknowledgments owed only once something is
 		 * sent: a message dropped before its first Send owes none.
 		 */
-		if (!r->tx.msgno)
+		if (!r->tx.msgno) {
 			rpcrdma2_seq_start(&r->seq, r->tx_nmsgs);
+			/* V2-CONT-03: errors wait for the end (xfer.c) */
+			if (r->tx_nmsgs > 1)
+				rpcrdma2_pool_seq_begin(&r->pool);
+		}
 		more = rpcrdma2_tx_next(&r->tx, sd->buf, &len);
 		ret = more < 0 ? more : rpcrdma2_ep_post_send(sd, len, 0);
 		if (ret) {
@@ -892,7 +896,11 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 		req->rq_bytes_sent = r->tx.off + 1;	/* in progress */
 	} while (more);
 	r->tx_req = NULL;
+	/* what was held goes out now; if it cannot, the peer waits for it */
+	ret = r->tx_nmsgs > 1 ? rpcrdma2_pool_seq_end(&r->pool) : 0;
 	spin_unlock(&r->tx_lock);
+	if (ret)
+		xprt_force_disconnect(xprt);
 	req->rq_bytes_sent = 0;
 	req->rq_xmit_bytes_sent += req->rq_snd_buf.len;
 	trace_rpcrdma2_clnt_call(r->tx.xid, r->conn.vers, r->tx.msgno,

@@ -200,6 +200,42 @@ static int rr2s_chunks_copy(const void *buf, const struct rpcrdma2_hdr *h,
 }
 
 /*
+ * V2-CRED-04, V2-SEC-17: may the first message of a new RPC message be
+ * taken?  Every Call the client has outstanding holds one of the
+ * credits granted to it until its Reply (the first message of a
+ * sequence rides an RPC credit, xfer.h); c->outstanding counts the
+ * Calls queued or with nfsd, and is lowered before their Reply or error
+ * goes out, so a client that keeps to its grant never meets it at the
+ * grant here.  A Special Format or continued Call no longer holds a
+ * Receive, so without this check nothing would bound them; with it the
+ * Calls queued or being reassembled on one connection are at most its
+ * grant, and the octets reassembled at most the grant times
+ * c->asm_max.  A client that goes over has its connection closed
+ * (V2-CRED-04 allows it): the message is dropped before anything is
+ * allocated for it, and so is every message after it.  Other
+ * connections keep their own counts and grants.
+ */
+static bool rr2s_over_grant(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
+			    const void *payload, u32 plen)
+{
+	u32 grant = READ_ONCE(c->grant);
+	bool ok;
+
+	if (atomic_read(&c->outstanding) < grant)
+		return false;
+	/* a reverse Reply holds no credit (and is bounded by our Calls) */
+	if (h->htype != RDMA2_NOMSG &&
+	    !rpcrdma2_rpc_msg_is_call(h, payload, plen, &ok))
+		return false;
+	c->over_grant = true;
+	rr2s_stat_inc(RR2S_STAT_OVER_GRANT);
+	pr_warn_ratelimited("rpcrdma2: client %pISc sent a Call beyond the %u credits granted (xid 0x%08x): closing the connection\n",
+			    &c->b.xprt.xpt_remote, grant, h->xid);
+	rr2s_close(c);
+	return true;
+}
+
+/*
  * An RDMA_MSG / RDMA2_MSG Call, or a Special Format one (NOMSG).
  * Returns true if the Receive was kept (queued for nfsd), false if the
  * caller reposts it.
@@ -226,6 +262,11 @@ static bool rr2s_recv_call(struct rr2s_conn *c, struct rpcrdma2_recv *rv,
 		return false;
 	default:
 		break;
+	}
+	/* V2-CRED-04: before anything is allocated for a new message */
+	if (c->reasm.nmsgs == 1 && rr2s_over_grant(c, h, payload, plen)) {
+		rr2s_asm_abort(c, h);
+		return false;
 	}
 	/* only a final message has chunks (V2-CONT-08, the codec) */
 	err = rpcrdma2_hdr_has_chunks(h) ? rr2s_chunks_copy(rv->buf, h, &ch) :
@@ -444,6 +485,8 @@ void rr2s_recv_done(struct rpcrdma2_recv *rv)
 		return;
 	}
 	rpcrdma2_ep_recv_sync(rv);
+	if (c->over_grant)	/* closing: nothing more is taken */
+		goto repost;
 	if (!c->conn.vers && !rr2s_negotiate(c, rv))
 		goto repost;
 	lim = rr2s_limits;
@@ -662,6 +705,7 @@ int rr2s_recvfrom(struct svc_rqst *rqstp)
 {
 	struct svc_xprt *xprt = rqstp->rq_xprt;
 	struct rr2s_conn *c = rr2s_conn(xprt);
+	bool released = false;
 	struct rr2s_rctx *x;
 	struct rr2s_msg *m;
 	int ret;
@@ -684,10 +728,14 @@ int rr2s_recvfrom(struct svc_rqst *rqstp)
 		ret = -ENOMEM;
 	} else if (m->ch && m->ch->nreads) {
 		ret = rr2s_pull_call(c, rqstp, m);
-		if (ret == -EMSGSIZE)
+		if (ret == -EMSGSIZE) {
+			/* its credit is back before the error says so */
+			atomic_dec(&c->outstanding);
+			released = true;
 			rr2s_pull_failed(c, m->ch);
-		else if (ret)	/* nothing would answer the Call: start over */
+		} else if (ret) {	/* nothing would answer: start over */
 			rr2s_close(c);
+		}
 	} else {
 		ret = rr2s_fill_arg(rqstp, m);
 	}
@@ -699,7 +747,8 @@ int rr2s_recvfrom(struct svc_rqst *rqstp)
 	rr2s_msg_done(c, m);
 	if (ret) {
 		kfree(x);
-		atomic_dec(&c->outstanding);
+		if (!released)
+			atomic_dec(&c->outstanding);
 		return 0;
 	}
 	rqstp->rq_xprt_ctxt = x;

@@ -102,8 +102,8 @@ static bool rr2s_test_send_fault(void)
  * @wl, the Writes posted before it (or NULL), once the Reply is copied.
  * The caller still owns @wl on failure.
  */
-static int rr2s_post_msg(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
-			 u32 nmsgs, u32 inv_rkey, struct rr2s_wlist *wl)
+static int rr2s_post_sends(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
+			   u32 nmsgs, u32 inv_rkey, struct rr2s_wlist *wl)
 {
 	struct rpcrdma2_send *sd;
 	int more, ret;
@@ -143,6 +143,26 @@ static int rr2s_post_msg(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
 		}
 	} while (more);
 	return 0;
+}
+
+/*
+ * V2-CONT-03 (E-31): no error or exchange message goes out between the
+ * Sends of a continued message; one sent meanwhile from the receive
+ * side is held and follows the final Send.  Window acknowledgments
+ * still go out at once (rpcrdma2_pool_send_ack()).
+ */
+static int rr2s_post_msg(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
+			 u32 nmsgs, u32 inv_rkey, struct rr2s_wlist *wl)
+{
+	int ret;
+
+	if (nmsgs == 1)
+		return rr2s_post_sends(c, tx, nmsgs, inv_rkey, wl);
+	rpcrdma2_pool_seq_begin(&c->pool);
+	ret = rr2s_post_sends(c, tx, nmsgs, inv_rkey, wl);
+	if (rpcrdma2_pool_seq_end(&c->pool) && !ret)
+		ret = -ENOTCONN;	/* the Reply is out, the rest is not */
+	return ret;
 }
 
 /*

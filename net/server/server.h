@@ -169,6 +169,8 @@ struct rr2s_conn {
 	struct rr2s_msg		*asm_msg;
 	u32			asm_max;
 	bool			asm_call;	/* a Call, not a reverse Reply */
+	/* a Call beyond the grant came (V2-CRED-04): closing, take nothing */
+	bool			over_grant;
 
 	/* sending: tx_lock for the window, xpt_mutex for whole Replies */
 	spinlock_t		tx_lock;
@@ -301,6 +303,7 @@ enum rr2s_stat {
 	RR2S_STAT_ERR_WRITE_RESOURCE,
 	RR2S_STAT_ERR_REPLY_RESOURCE,
 	RR2S_STAT_ERR_SYSTEM,
+	RR2S_STAT_OVER_GRANT,		/* connections closed: Calls beyond the grant */
 	RR2S_NR_STATS
 };
 

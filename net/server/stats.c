@@ -169,6 +169,7 @@ struct ctl_table rpcrdma2_svc_sysctl[] = {
 	RR2S_COUNTER("rpcrdma2_err_reply_resource",
 		     RR2S_STAT_ERR_REPLY_RESOURCE),
 	RR2S_COUNTER("rpcrdma2_err_system", RR2S_STAT_ERR_SYSTEM),
+	RR2S_COUNTER("rpcrdma2_over_grant", RR2S_STAT_OVER_GRANT),
 };
 
 const size_t rpcrdma2_svc_sysctl_size = ARRAY_SIZE(rpcrdma2_svc_sysctl);

@@ -109,7 +109,9 @@ void rr2s_send_grant(struct rr2s_conn *c)
 					       rr2s_credit(c));
 
 	rr2s_stat_inc(RR2S_STAT_GRANTS);
-	rr2s_send_ctrl(c, msg, len);
+	/* never held back, even inside a Reply (V2-CONT-03, xfer.c) */
+	if (rpcrdma2_pool_send_ack(&c->pool, msg, len))
+		rr2s_close(c);
 }
 
 /**

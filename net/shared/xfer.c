@@ -63,6 +63,9 @@ int rpcrdma2_pool_init(struct rpcrdma2_pool *p, struct rpcrdma2_ep *ep)
 	if (n <= RPCRDMA2_CTRL_SENDS)
 		return -EINVAL;
 	spin_lock_init(&p->lock);
+	spin_lock_init(&p->gate);
+	p->in_seq = false;
+	p->nheld = 0;
 	p->ep = ep;
 	p->free = kcalloc(n, sizeof(*p->free), GFP_KERNEL);
 	if (!p->free)
@@ -110,31 +113,9 @@ struct rpcrdma2_send *rpcrdma2_pool_get(struct rpcrdma2_pool *p, bool ctrl)
 	return sd;
 }
 
-/**
- * rpcrdma2_pool_send_ctrl - post a control message from the reserve
- * @p: the pool
- * @msg: the encoded message (credit grant or error)
- * @len: its length; 0 means it could not be encoded
- *
- * Returns 0, or a negative errno after which the caller closes the
- * connection: a peer that is owed a control message and cannot get it
- * would wait for ever.
- */
-int rpcrdma2_pool_send_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len)
-{
-	return rpcrdma2_pool_send_ctrl_ctx(p, msg, len, NULL);
-}
-
-/**
- * rpcrdma2_pool_send_ctrl_ctx - as rpcrdma2_pool_send_ctrl(), and the
- *	Send's completion gets @ctx (in its ->ctx)
- * @p: the pool
- * @msg: the encoded message
- * @len: its length; 0 means it could not be encoded
- * @ctx: the owner's; still the caller's when this fails
- */
-int rpcrdma2_pool_send_ctrl_ctx(struct rpcrdma2_pool *p, const void *msg,
-				u32 len, void *ctx)
+/* Post a control message from the reserve, now. */
+static int pool_post_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len,
+			  void *ctx)
 {
 	struct rpcrdma2_send *sd;
 
@@ -151,6 +132,112 @@ int rpcrdma2_pool_send_ctrl_ctx(struct rpcrdma2_pool *p, const void *msg,
 		return -EIO;
 	}
 	return 0;
+}
+
+/**
+ * rpcrdma2_pool_send_ctrl - post a control message from the reserve
+ * @p: the pool
+ * @msg: the encoded message (an error or an exchange message)
+ * @len: its length; 0 means it could not be encoded
+ *
+ * Inside one of our sequences the message is held and goes out right
+ * after the sequence's final Send (rpcrdma2_pool_seq_end()).
+ *
+ * Returns 0, or a negative errno after which the caller closes the
+ * connection: a peer that is owed a control message and cannot get it
+ * would wait for ever.
+ */
+int rpcrdma2_pool_send_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len)
+{
+	return rpcrdma2_pool_send_ctrl_ctx(p, msg, len, NULL);
+}
+
+/**
+ * rpcrdma2_pool_send_ctrl_ctx - as rpcrdma2_pool_send_ctrl(), and the
+ *	Send's completion gets @ctx (in its ->ctx)
+ * @p: the pool
+ * @msg: the encoded message
+ * @len: its length; 0 means it could not be encoded
+ * @ctx: the owner's; still the caller's when this fails.  Only the
+ *	sender of our sequences passes one, between them, so a message
+ *	with @ctx is never held.
+ */
+int rpcrdma2_pool_send_ctrl_ctx(struct rpcrdma2_pool *p, const void *msg,
+				u32 len, void *ctx)
+{
+	struct rpcrdma2_ctrl_held *held;
+	int ret;
+
+	if (!len)
+		return -EINVAL;
+	spin_lock(&p->gate);
+	if (!p->in_seq || WARN_ON_ONCE(ctx)) {
+		ret = pool_post_ctrl(p, msg, len, ctx);
+	} else if (p->nheld == ARRAY_SIZE(p->held) ||
+		   len > sizeof(held->buf)) {
+		ret = -ENOBUFS;		/* V2-SEC-17: a peer piling them up */
+	} else {
+		held = &p->held[p->nheld++];
+		memcpy(held->buf, msg, len);
+		held->len = len;
+		ret = 0;
+	}
+	spin_unlock(&p->gate);
+	return ret;
+}
+
+/**
+ * rpcrdma2_pool_send_ack - post a window acknowledgment at once
+ * @p: the pool
+ * @msg: the encoded credit grant (RDMA2_NOMSG, xid 0)
+ * @len: its length; 0 means it could not be encoded
+ *
+ * The exception to the gate: the peer's sequence waits for it, and the
+ * peer may be waiting for that sequence to end before it acknowledges
+ * ours, so holding it until our sequence ends could stall both for
+ * good.  A credit grant is no RPC message and carries no Payload
+ * stream, so no stream is interleaved (V2-CONT-03), and every receiver
+ * takes a grant at any time (V2-CRED-05).
+ */
+int rpcrdma2_pool_send_ack(struct rpcrdma2_pool *p, const void *msg, u32 len)
+{
+	return pool_post_ctrl(p, msg, len, NULL);
+}
+
+/**
+ * rpcrdma2_pool_seq_begin - one of our sequences opens: hold control
+ *	messages from now (V2-CONT-03, E-31)
+ * @p: the pool; called before the sequence's first Send is posted
+ */
+void rpcrdma2_pool_seq_begin(struct rpcrdma2_pool *p)
+{
+	spin_lock(&p->gate);
+	p->in_seq = true;
+	spin_unlock(&p->gate);
+}
+
+/**
+ * rpcrdma2_pool_seq_end - the sequence's final Send is posted: post
+ *	what was held, in order, before anything else
+ * @p: the pool
+ *
+ * Returns 0, or a negative errno after which the caller closes the
+ * connection.
+ */
+int rpcrdma2_pool_seq_end(struct rpcrdma2_pool *p)
+{
+	int ret = 0;
+	u32 i;
+
+	spin_lock(&p->gate);
+	p->in_seq = false;
+	for (i = 0; i < p->nheld; i++)
+		if (!ret)
+			ret = pool_post_ctrl(p, p->held[i].buf, p->held[i].len,
+					     NULL);
+	p->nheld = 0;
+	spin_unlock(&p->gate);
+	return ret;
 }
 
 /* Is a data Send buffer free right now? */

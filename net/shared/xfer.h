@@ -40,9 +40,26 @@ u32 rpcrdma2_credit_out(u32 vers, u32 grant);
 u32 rpcrdma2_credit_in(u32 vers, u32 word);
 
 /*
+ * Control messages (errors, exchange messages) held back while one of
+ * our sequences is open, and the most octets one may have.
+ */
+#define RPCRDMA2_CTRL_HELD	4
+#define RPCRDMA2_CTRL_HELD_SIZE	128
+
+struct rpcrdma2_ctrl_held {
+	u32	len;
+	u8	buf[RPCRDMA2_CTRL_HELD_SIZE];
+};
+
+/*
  * Send buffers: the first RPCRDMA2_CTRL_SENDS of an endpoint are for
  * control messages, the rest carry RPC messages.  Each buffer is owned
  * by the pool until taken and comes back from its Send completion.
+ *
+ * The gate keeps control messages out of our own sequences (V2-CONT-03,
+ * E-31): between rpcrdma2_pool_seq_begin() and rpcrdma2_pool_seq_end()
+ * a control message is held and goes out after the sequence's final
+ * Send.  Window acknowledgments are the one exception (see xfer.c).
  */
 struct rpcrdma2_pool {
 	spinlock_t		lock;		/* protects the free lists */
@@ -51,6 +68,11 @@ struct rpcrdma2_pool {
 	u32			nfree;
 	u32			nctrl_free;
 	u32			*ctrl;
+
+	spinlock_t		gate;		/* in_seq, held; gated posts */
+	bool			in_seq;		/* one of our sequences is open */
+	u32			nheld;
+	struct rpcrdma2_ctrl_held held[RPCRDMA2_CTRL_HELD];
 };
 
 int rpcrdma2_pool_init(struct rpcrdma2_pool *p, struct rpcrdma2_ep *ep);
@@ -61,6 +83,9 @@ bool rpcrdma2_pool_avail(struct rpcrdma2_pool *p);
 int rpcrdma2_pool_send_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len);
 int rpcrdma2_pool_send_ctrl_ctx(struct rpcrdma2_pool *p, const void *msg,
 				u32 len, void *ctx);
+int rpcrdma2_pool_send_ack(struct rpcrdma2_pool *p, const void *msg, u32 len);
+void rpcrdma2_pool_seq_begin(struct rpcrdma2_pool *p);
+int rpcrdma2_pool_seq_end(struct rpcrdma2_pool *p);
 
 /*
  * The sequence window (our reading of V2-CRED-04/-10 under E-14): the

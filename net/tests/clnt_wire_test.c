@@ -2426,6 +2426,79 @@ static void rr2w_v2_cont_03_sequences_not_interleaved(struct kunit *test)
 		__free_page(wr.pages[i]);
 }
 
+/*
+ * V2-CONT-03 (E-31): an error the client owes while one of its Calls is
+ * continued goes out after the Call's final Send, never between its
+ * Sends; window acknowledgments are the exception (shared/xfer.c).  A
+ * WRITE that is not DDP-eligible takes more Sends than one window, so
+ * the client stops after the first window.  Only then does the raw
+ * server send a MSG with TPMORE, which draws INVAL_HTYPE (V2-PROP-12),
+ * and the acknowledgment after it: the client handles the two in that
+ * order, so without the rule the error would be on the wire before the
+ * Call's next Send.
+ */
+static void rr2w_v2_cont_03_error_after_call_sequence(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start_n(test, RPCRDMA2_TEST_PDATA_RFC8797, 24);
+	struct rr2w_write wr = { .len = 18 * 4060 + 1000, .no_ddp = true };
+	u32 i, n, xid = 0, seen = 0, err_at = 0, final_at = 0, npages;
+	struct rpcrdma2_hdr h;
+	u8 msg[64], pl[64];
+
+	npages = DIV_ROUND_UP(wr.len, PAGE_SIZE);
+	wr.pages = kunit_kcalloc(test, npages, sizeof(*wr.pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, wr.pages);
+	for (i = 0; i < npages; i++) {
+		wr.pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		KUNIT_ASSERT_NOT_NULL(test, wr.pages[i]);
+	}
+	rr2w_call_write(w, &wr);
+	rr2w_accept(w);
+	rr2w_settle_v2(w);
+	/* at most 64 messages: the Call, the error and nothing else */
+	for (i = 1; i <= 64 && !(err_at && final_at); i++) {
+		rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+		if (h.htype == RDMA2_ERROR) {
+			KUNIT_EXPECT_EQ(test, h.xid, 0x7e57);
+			KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_INVAL_HTYPE);
+			err_at = i;
+			continue;
+		}
+		KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+		if (!seen)
+			xid = h.xid;
+		KUNIT_ASSERT_EQ(test, h.xid, xid);
+		seen++;
+		if (!(h.flags & RDMA2_F_MORE)) {
+			final_at = i;
+			continue;
+		}
+		if (seen < 2 || (seen - 1) % RPCRDMA2_SEQ_WINDOW)
+			continue;
+		/* the client waits for this window's acknowledgment */
+		if (seen == 1 + RPCRDMA2_SEQ_WINDOW) {
+			n = rr2w_msg(msg, 0x7e57, RPCRDMA2_VERS_2,
+				     RDMA2_F_TPMORE);
+			n += rr2w_rpc_call(msg + n, 0x7e57);
+			rr2w_send(w, msg, n);
+		}
+		n = rpcrdma2_encode_credit_grant(msg, sizeof(msg),
+						 rpcrdma2_credit_word(32, 32));
+		rr2w_send(w, msg, n);
+	}
+	KUNIT_EXPECT_GT(test, seen, 1 + RPCRDMA2_SEQ_WINDOW);
+	KUNIT_EXPECT_NE(test, final_at, 0);
+	KUNIT_EXPECT_GT_MSG(test, err_at, final_at,
+			    "the error was message %u, the Call's final one %u",
+			    err_at, final_at);
+	n = rr2w_msg(msg, xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
+	n += rr2w_reply(msg + n, xid, RPC_SUCCESS);
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+	for (i = 0; i < npages; i++)
+		__free_page(wr.pages[i]);
+}
+
 static void rr2w_knobs_reset(void *data)
 {
 	rr2c_knobs_reset();
@@ -3173,6 +3246,8 @@ static struct kunit_case rr2w_cases[] = {
 	KUNIT_CASE_PARAM(rr2w_v1_devclamp_iwarp_1m_reply_chunk,
 			 rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v1_devclamp_tiny_caps_payload,
+			 rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v2_cont_03_error_after_call_sequence,
 			 rr2w_link_gen_params),
 	{}
 };

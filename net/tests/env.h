@@ -61,7 +61,7 @@ int rpcrdma2_test_env_add_device(struct rpcrdma2_test_env *env);
 #define RPCRDMA2_TEST_BUF_SIZE	4096
 
 /* Most Receives a test endpoint keeps posted (rpcrdma2_test_conn.nr_recv). */
-#define RPCRDMA2_TEST_MAX_RECV	8
+#define RPCRDMA2_TEST_MAX_RECV	32
 
 /* Most Send buffers of a test endpoint (rpcrdma2_test_conn.nr_send). */
 #define RPCRDMA2_TEST_MAX_SEND	8

@@ -3675,6 +3675,196 @@ static void rr2r_svc_rejected_calls_never_run(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&rr2r_svc.held), 0);
 }
 
+/* ---- a client beyond its grant ---- */
+
+/* Poll @name until it is past @old; false if it never moves. */
+static bool rr2r_sysctl_moves(struct kunit *test, const char *name,
+			      unsigned long old)
+{
+	int i;
+
+	for (i = 0; i < 200 && rr2r_sysctl_read(test, name) == old; i++)
+		msleep(50);
+	return rr2r_sysctl_read(test, name) != old;
+}
+
+/*
+ * V2-CRED-04, V2-SEC-17: a raw client with a grant of 4 (max_requests)
+ * sends a HOLD Call, which takes the service's only thread, then
+ * RR2R_OVER more HOLD Calls than it has credits left, without waiting
+ * for a Reply: as Special Format Calls (Position-Zero Read chunk) or as
+ * continued Calls (two Sends each).  Neither keeps a Receive, so only
+ * the grant bounds them.  The server queues no more Calls than it
+ * granted (rdma_stat_recv), closes the connection at the first Call
+ * beyond the grant (rpcrdma2_over_grant) and frees it all (the debug
+ * kernel's kmemleak and KASAN watch); the transport's own client on the
+ * same server carries on.
+ */
+#define RR2R_OVER	3
+
+static void rr2r_over_grant(struct kunit *test, bool nomsg)
+{
+	unsigned long recv0, over0;
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_chunk_out rd;
+	struct rpcrdma2_segment seg;
+	struct rpc_clnt *clnt;
+	struct rpcrdma2_hdr h;
+	struct page **pages;
+	u32 n, i, grant, xid = 0xc4000;
+	unsigned int conns;
+	struct rr2r_mr *m;
+	u8 *msg, call[40];
+
+	msg = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	clnt = rr2r_clnt(test);
+	pages = rr2r_pages(test);
+	rr2r_roundtrip(test, clnt, pages, 20000);	/* connected first */
+	conns = rr2r_svc_conns();
+
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_knobs_reset,
+							   NULL));
+	KUNIT_ASSERT_EQ(test, 0, rr2r_sysctl_write(test, "max_requests", "4"));
+	reinit_completion(&rr2r_svc.release);
+	atomic_set(&rr2r_svc.held, 0);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_release_holders,
+							   NULL));
+	raw = rr2r_raw(test);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	grant = rpcrdma2_credit_in(RPCRDMA2_VERS_2, h.credit);
+	KUNIT_ASSERT_EQ(test, grant, 4);
+	m = rr2r_mr(test, raw, 4096);
+	recv0 = rr2r_sysctl_read(test, "rdma_stat_recv");
+	over0 = rr2r_sysctl_read(test, "rpcrdma2_over_grant");
+
+	/* one HOLD takes the only service thread */
+	n = rr2r_msg2(msg, xid, 0);
+	n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_HOLD);
+	rr2r_raw_send(test, raw, msg, n);
+	for (i = 0; i < 200 && !atomic_read(&rr2r_svc.held); i++)
+		msleep(50);
+	KUNIT_ASSERT_EQ(test, atomic_read(&rr2r_svc.held), 1);
+
+	/* then grant - 1 Calls it may send, and RR2R_OVER it may not */
+	for (i = 1; i < grant + RR2R_OVER; i++) {
+		xid++;
+		rr2r_rpc_call(call, xid, RR2R_PROG, RR2R_HOLD);
+		if (nomsg) {
+			rr2r_mr_put(m, 0, call, sizeof(call));
+			seg = rr2r_seg(m, 0, sizeof(call));
+			rd = (struct rpcrdma2_chunk_out){ .nsegs = 1,
+							  .segs = &seg };
+			n = rr2r_chunk_call(msg, RPCRDMA2_VERS_2, xid, true, 0,
+					    &rd, 1, NULL, 0, NULL);
+			rr2r_raw_send(test, raw, msg, n);
+			continue;
+		}
+		n = rr2r_msg2(msg, xid, RDMA2_F_MORE);
+		memcpy(msg + n, call, 20);
+		rr2r_raw_send(test, raw, msg, n + 20);
+		n = rr2r_msg2(msg, xid, 0);
+		memcpy(msg + n, call + 20, 20);
+		rr2r_raw_send(test, raw, msg, n + 20);
+	}
+
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      rr2r_sysctl_moves(test, "rpcrdma2_over_grant",
+						over0),
+			      "a Call beyond the grant left the connection open");
+	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "rpcrdma2_over_grant"),
+			over0 + 1);
+	KUNIT_EXPECT_LE_MSG(test,
+			    rr2r_sysctl_read(test, "rdma_stat_recv") - recv0,
+			    (unsigned long)grant,
+			    "more Calls queued than the %u credits granted",
+			    grant);
+
+	/* the thread comes back and closes it; all of it is freed */
+	complete_all(&rr2r_svc.release);
+	for (i = 0; i < 200 && rr2r_svc_conns() > conns; i++)
+		msleep(50);
+	KUNIT_EXPECT_LE(test, rr2r_svc_conns(), conns);
+	rr2r_roundtrip(test, clnt, pages, 20000);
+	rr2r_roundtrip(test, clnt, pages, RR2R_MAX);
+}
+
+static void rr2r_svc_v2_cred_04_nomsg_over_grant_closes(struct kunit *test)
+{
+	rr2r_over_grant(test, true);
+}
+
+static void rr2r_svc_v2_cred_04_continued_over_grant_closes(struct kunit *test)
+{
+	rr2r_over_grant(test, false);
+}
+
+/* ---- control messages and our sequences ---- */
+
+/*
+ * V2-CONT-03 (E-31): an error the server owes while one of its Replies
+ * is continued goes out after the Reply's final Send, never between
+ * its Sends; window acknowledgments are the exception (xfer.c).  A raw
+ * client asks for a GET whose Reply takes more Sends than one window,
+ * so the server stops after the first window and waits for an
+ * acknowledgment.  Only then does the client send a message with an
+ * unknown htype, which draws INVAL_HTYPE, and the acknowledgment after
+ * it: the server handles the two in that order, so without the rule
+ * the error would be on the wire before the Reply's next Send.
+ */
+static void rr2r_svc_v2_cont_03_error_after_reply_sequence(struct kunit *test)
+{
+	const u32 xid = 0xc3000, len = 18 * 4060 + 1000;
+	u32 n, seen = 0, err_at = 0, final_at = 0, k;
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_hdr h;
+	u8 msg[128];
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	raw = rr2r_raw_n(test, 24);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	n = rr2r_msg2(msg, xid, 0);
+	n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_GET);
+	n += rr2r_args(msg + n, 0x5eed, len);
+	rr2r_raw_send(test, raw, msg, n);
+
+	/* at most 64 messages: the Reply, the error and nothing else */
+	for (k = 1; k <= 64 && !(err_at && final_at); k++) {
+		rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+		if (h.htype == RDMA2_ERROR) {
+			KUNIT_EXPECT_EQ(test, h.xid, 0x4444);
+			KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_INVAL_HTYPE);
+			err_at = k;
+			continue;
+		}
+		KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+		KUNIT_ASSERT_EQ(test, h.xid, xid);
+		seen++;
+		if (!(h.flags & RDMA2_F_MORE)) {
+			final_at = k;
+			continue;
+		}
+		if (seen < 2 || (seen - 1) % RPCRDMA2_SEQ_WINDOW)
+			continue;
+		/* the server waits for this window's acknowledgment */
+		if (seen == 1 + RPCRDMA2_SEQ_WINDOW) {
+			n = rr2r_hdr(msg, 0x4444, RPCRDMA2_VERS_2, 0x77, 0);
+			rr2r_raw_send(test, raw, msg, n);
+		}
+		n = rpcrdma2_encode_credit_grant(msg, sizeof(msg),
+						 rpcrdma2_credit_word(8, 8));
+		rr2r_raw_send(test, raw, msg, n);
+	}
+	KUNIT_EXPECT_GT(test, seen, 1 + RPCRDMA2_SEQ_WINDOW);
+	KUNIT_EXPECT_NE(test, final_at, 0);
+	KUNIT_EXPECT_GT_MSG(test, err_at, final_at,
+			    "the error was message %u, the Reply's final one %u",
+			    err_at, final_at);
+}
+
 static int rr2r_suite_init(struct kunit_suite *suite)
 {
 	int i, port;
@@ -4033,6 +4223,12 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_rejected_calls_never_run,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_bc1_rdir_backward_call_v1, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_v2_cred_04_nomsg_over_grant_closes,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_v2_cred_04_continued_over_grant_closes,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_v2_cont_03_error_after_reply_sequence,
+			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_cmp_rinv_04_plain_send_without_r,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM_ATTR(rr2r_svc_flood, rr2r_link_gen_params,
