@@ -114,10 +114,11 @@ e2e() {
 	"$q" -g 2 -s ours -c ours -a "$v2,xchar=1,xch=on" \
 		-n v2-ours-ours-2g baseline || rc=1
 	# chunks: Write chunks for READ data on Version 2, with
-	# reverse-direction level SIMPLE at both ends (rvrsdir=1) and
-	# HOSTAUTH sent both ways
+	# reverse-direction level SIMPLE at both ends (rvrsdir=1), HOSTAUTH
+	# sent both ways, and both halves held to an iWARP NIC's limits
+	# (devclamp=iwarp: one SGE per RDMA Read, 32-page MRs)
 	"$q" -g 2 -s ours -c ours \
-		-a "$v2,rvrsdir=1,brs=simple:simple,hostauth=rr2-e2e-key" \
+		-a "$v2,rvrsdir=1,brs=simple:simple,hostauth=rr2-e2e-key,devclamp=iwarp" \
 		-n chunks-v2-ours-ours-2g chunks || rc=1
 	# one boot per configuration from here on: baseline's checks, then
 	# chunks' (scenario "combined", chunks' results named "chunks.")
