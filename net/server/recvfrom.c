@@ -205,12 +205,16 @@ static int rr2s_chunks_copy(const void *buf, const struct rpcrdma2_hdr *h,
  * credits granted to it until its Reply (the first message of a
  * sequence rides an RPC credit, xfer.h); c->outstanding counts the
  * Calls queued or with nfsd, and is lowered before their Reply or error
- * goes out, so a client that keeps to its grant never meets it at the
- * grant here.  A Special Format or continued Call no longer holds a
- * Receive, so without this check nothing would bound them; with it the
- * Calls queued or being reassembled on one connection are at most its
- * grant, and the octets reassembled at most the grant times
- * c->asm_max.  A client that goes over has its connection closed
+ * goes out.  A client that keeps to its grant can still have more Calls
+ * here than it has credits: sunrpc sends a Call again on the same
+ * connection when its timer expires (the copy rides the original's
+ * credit), and takes a credit back when it abandons an RPC (a signal, a
+ * soft timeout) whose Call nfsd still has.  So the bound is
+ * RR2S_GRANT_SLACK times the grant.  A Special Format or continued Call
+ * no longer holds a Receive, so without this check nothing would bound
+ * them; with it the Calls queued or being reassembled on one connection
+ * are at most twice its grant, and the octets reassembled at most that
+ * times c->asm_max.  A client that goes over has its connection closed
  * (V2-CRED-04 allows it): the message is dropped before anything is
  * allocated for it, and so is every message after it.  Other
  * connections keep their own counts and grants.
@@ -221,7 +225,7 @@ static bool rr2s_over_grant(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 	u32 grant = READ_ONCE(c->grant);
 	bool ok;
 
-	if (atomic_read(&c->outstanding) < grant)
+	if (atomic_read(&c->outstanding) < RR2S_GRANT_SLACK * grant)
 		return false;
 	/* a reverse Reply holds no credit (and is bounded by our Calls) */
 	if (h->htype != RDMA2_NOMSG &&

@@ -50,6 +50,8 @@
 
 /* Reverse Replies the server keeps Receives for (the client's slots). */
 #define RR2S_BC_SLOTS		4
+/* Calls a connection may have here per credit granted (recvfrom.c) */
+#define RR2S_GRANT_SLACK	2
 
 /*
  * What the server takes from a Requester (V2-ERR-32, V2-ERR-35,

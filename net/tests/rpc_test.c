@@ -3691,16 +3691,34 @@ static bool rr2r_sysctl_moves(struct kunit *test, const char *name,
 /*
  * V2-CRED-04, V2-SEC-17: a raw client with a grant of 4 (max_requests)
  * sends a HOLD Call, which takes the service's only thread, then
- * RR2R_OVER more HOLD Calls than it has credits left, without waiting
- * for a Reply: as Special Format Calls (Position-Zero Read chunk) or as
- * continued Calls (two Sends each).  Neither keeps a Receive, so only
- * the grant bounds them.  The server queues no more Calls than it
- * granted (rdma_stat_recv), closes the connection at the first Call
- * beyond the grant (rpcrdma2_over_grant) and frees it all (the debug
+ * RR2R_OVER more HOLD Calls than the bound (twice the grant: a
+ * retransmission rides its original's credit, RR2S_GRANT_SLACK) lets
+ * it have, without waiting for a Reply: as Special Format Calls
+ * (Position-Zero Read chunk) or as continued Calls (two Sends each).
+ * Neither keeps a Receive, so only the grant bounds them.  The server
+ * queues no more Calls than the bound (rdma_stat_recv), closes the
+ * connection at the first Call beyond it (rpcrdma2_over_grant), never
+ * before (a polite client's retransmissions), and frees it all (the debug
  * kernel's kmemleak and KASAN watch); the transport's own client on the
  * same server carries on.
  */
 #define RR2R_OVER	3
+
+/* Twice the grant taken, and the connection still open. */
+static void rr2r_within_bound(struct kunit *test, unsigned long recv0,
+			      unsigned long over0, u32 grant)
+{
+	unsigned long want = RR2S_GRANT_SLACK * grant;
+	u32 i;
+
+	for (i = 0; i < 200 &&
+	     rr2r_sysctl_read(test, "rdma_stat_recv") - recv0 < want; i++)
+		msleep(50);
+	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "rdma_stat_recv") - recv0,
+			want);
+	KUNIT_EXPECT_EQ_MSG(test, rr2r_sysctl_read(test, "rpcrdma2_over_grant"),
+			    over0, "closed within twice the grant");
+}
 
 static void rr2r_over_grant(struct kunit *test, bool nomsg)
 {
@@ -3749,8 +3767,10 @@ static void rr2r_over_grant(struct kunit *test, bool nomsg)
 		msleep(50);
 	KUNIT_ASSERT_EQ(test, atomic_read(&rr2r_svc.held), 1);
 
-	/* then grant - 1 Calls it may send, and RR2R_OVER it may not */
-	for (i = 1; i < grant + RR2R_OVER; i++) {
+	/* then 2 * grant - 1 Calls it may have, and RR2R_OVER it may not */
+	for (i = 1; i < RR2S_GRANT_SLACK * grant + RR2R_OVER; i++) {
+		if (i == RR2S_GRANT_SLACK * grant)
+			rr2r_within_bound(test, recv0, over0, grant);
 		xid++;
 		rr2r_rpc_call(call, xid, RR2R_PROG, RR2R_HOLD);
 		if (nomsg) {
@@ -3779,8 +3799,8 @@ static void rr2r_over_grant(struct kunit *test, bool nomsg)
 			over0 + 1);
 	KUNIT_EXPECT_LE_MSG(test,
 			    rr2r_sysctl_read(test, "rdma_stat_recv") - recv0,
-			    (unsigned long)grant,
-			    "more Calls queued than the %u credits granted",
+			    (unsigned long)RR2S_GRANT_SLACK * grant,
+			    "more Calls queued than twice the %u credits granted",
 			    grant);
 
 	/* the thread comes back and closes it; all of it is freed */
