@@ -15,7 +15,7 @@
 # the whole run; a probe loop writes a 64 KiB block with O_DIRECT and
 # reads it back, and logs the time of each good round.  For each fault
 # the longest gap between good rounds, from the moment the client asks
-# for the fault until the mount is usable again, at least 10 s after the
+# for the fault until the mount is usable again, at least 6 s after the
 # fault is done, is the stall:
 #
 #   RR2: INFO fault <name> stall=<seconds> rounds=<n>
@@ -31,7 +31,7 @@
 # The figures are printed, never asserted on.
 #
 # rr2.args words: faults=a:b (a subset, in order), settle=SECONDS (the
-# window after each fault, default 10), rdmavers=N as in baseline.
+# window after each fault, default 6), rdmavers=N as in baseline.
 
 # shellcheck disable=SC1091
 . /rr2/scenarios/baseline.sh
@@ -242,7 +242,7 @@ rr2_usable() {
 
 rr2_client() {
 	local dir=/mnt/soak f t0 t1 settle fio_pid probe_pid
-	settle=$(rr2_arg settle 10)
+	settle=$(rr2_arg settle 6)
 	rr2_check setup.rdma rr2_setup_rdma "$RR2_CLIENT_IP" || return
 	rr2_check setup.transport rr2_load_transport || return
 	rr2_control_mount "$RR2_CTL" || return
