@@ -5,41 +5,17 @@
 # then chunks' checks, on the same guests, the same transport and the
 # same module parameters; chunks' result names get a "chunks." prefix
 # (e2e.NAME.client.chunks.fsx.v3).  rr2.args words and roles as in
-# baseline and chunks; both runs read the same words.
+# baseline and chunks; both runs read the same words.  baseline's
+# rr2_main runs it all: only its client run is replaced.
 
-# shellcheck disable=SC1091
-. /rr2/scenarios/baseline.sh
-eval "rr2_baseline_client_run() $(declare -f rr2_client_run | tail -n +2)"
 # shellcheck disable=SC1091
 . /rr2/scenarios/chunks.sh
 eval "rr2_chunks_client_run() $(declare -f rr2_client_run | tail -n +2)"
+# shellcheck disable=SC1091
+. /rr2/scenarios/baseline.sh
+eval "rr2_baseline_client_run() $(declare -f rr2_client_run | tail -n +2)"
 
-rr2_combined_client_run() {
+rr2_client_run() {
 	rr2_baseline_client_run
 	RR2_PREFIX=chunks. rr2_chunks_client_run
-}
-
-rr2_main() {
-	case $RR2_ROLE in
-	single)
-		RR2_SERVER_IP=10.111.0.1
-		rr2_server_setup || return
-		rr2_combined_client_run
-		rr2_server_verify
-		[ "$RR2_MOD" = ours ] && [ "$(rr2_arg trace 1)" = 1 ] &&
-			rr2_trace_check
-		[ "$RR2_MOD" = ours ] && rr2_unload_after_nfs
-		;;
-	server)
-		rr2_server_setup || return
-		rr2_info "server ready"
-		rr2_server_wait_client
-		rr2_server_verify
-		;;
-	client)
-		rr2_client_setup || return
-		rr2_combined_client_run
-		rr2_client_done
-		;;
-	esac
 }
