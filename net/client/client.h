@@ -68,13 +68,16 @@
  * payload takes one or two on most devices and up to 16 on a device
  * with a 16-page depth or a peer with a 64 KiB RSSIZ; an RPC holds at
  * most RR2C_MAX_SEGS of them per chunk (the peer's RCSIZ may lower
- * that).  The pool is sized so that every credit can carry a Call-side
- * and a Reply-side chunk of a few segments; a Call that finds too few
- * free waits for them.
+ * that).  MRs are scarce on real HCAs and nconnect multiplies them
+ * (#26 item 9), so a connection starts with what its largest RPC needs
+ * and grows on demand, by half again each time, up to RR2C_MRS_PER_CREDIT
+ * per credit (never below what one RPC may need, never above the
+ * device's MR count): a Call that finds too few free waits for them
+ * (frwr.c).
  */
 #define RR2C_MR_DEPTH		256
 #define RR2C_MAX_SEGS		16
-#define RR2C_MRS		(RR2C_CREDITS * 4)
+#define RR2C_MRS_PER_CREDIT	4
 
 /*
  * Inline octets of a continued Reply that belong after the position of
@@ -135,6 +138,7 @@ enum rr2c_mr_state {
 
 struct rr2c_mr {
 	struct list_head	node;		/* free list or req->mrs */
+	struct list_head	all;		/* rr2c_frwr.all */
 	struct rr2c		*r;
 	struct rr2c_req		*req;		/* owner while not free */
 	struct ib_mr		*mr;
@@ -156,11 +160,16 @@ struct rr2c_mr {
 struct rr2c_frwr {
 	spinlock_t		lock;		/* MR states and lists */
 	bool			live;		/* WRs may be posted */
-	struct rr2c_mr		*mrs;
-	u32			nr;
+	bool			growing;	/* grow work queued or running */
+	struct list_head	all;		/* every MR of the connection */
+	u32			nr;		/* on all */
 	struct list_head	free;
 	u32			nfree;
 	u32			depth;		/* pages per MR */
+	u32			first;		/* MRs one RPC may need */
+	u32			cap;		/* most MRs of the connection */
+	u32			peak;		/* most in use at once */
+	struct work_struct	grow;		/* rr2c_frwr_grow_work() */
 };
 
 /* What a Call carries besides its inline payload (marshal.c). */
@@ -357,7 +366,10 @@ int rr2c_marshal_post(struct rr2c *r, struct rr2c_req *req);
 u32 rr2c_marshal_limits(struct rr2c *r);
 
 /* frwr.c */
+void rr2c_frwr_init(struct rr2c *r);
 int rr2c_frwr_create(struct rr2c *r);
+u32 rr2c_frwr_nr_wrs(const struct rr2c *r);
+bool rr2c_frwr_room(struct rr2c *r);
 void rr2c_frwr_quiesce(struct rr2c *r);
 void rr2c_frwr_destroy(struct rr2c *r);
 int rr2c_frwr_map(struct rr2c *r, struct rr2c_req *req, struct xdr_buf *xb,

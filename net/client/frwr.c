@@ -2,9 +2,10 @@
 /*
  * rpcrdma2 client half: FRWR memory registration.
  *
- * Owns the MRs of one connection: a fixed pool allocated on the
- * connection's PD when it is made and deregistered when it is torn
- * down, so a reconnect always starts from fresh MRs.  An MR exposes
+ * Owns the MRs of one connection: a pool allocated on the
+ * connection's PD when it is made, grown on demand (client.h says how
+ * far) and deregistered when it is torn down, so a reconnect always
+ * starts from fresh MRs.  An MR exposes
  * part of one RPC's xdr_buf (a chunk's segment) from the Call's
  * REG_MR until its invalidation, and nothing else.
  *
@@ -176,53 +177,165 @@ static void rr2c_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	xprt_write_space(&r->xprt);		/* MRs are back */
 }
 
+/* A new MR of @depth pages on @pd, not yet on any list. */
+static struct rr2c_mr *rr2c_frwr_alloc(struct rr2c *r, struct ib_pd *pd,
+				       u32 depth)
+{
+	struct rr2c_mr *mr;
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return NULL;
+	mr->sg = kcalloc(depth, sizeof(*mr->sg), GFP_KERNEL);
+	if (!mr->sg)
+		goto fail;
+	mr->mr = ib_alloc_mr(pd, IB_MR_TYPE_MEM_REG, depth);
+	if (IS_ERR(mr->mr))
+		goto fail;
+	mr->r = r;
+	mr->reg_cqe.done = rr2c_frwr_reg_done;
+	rpcrdma2_ep_cid(&r->ep, &mr->cid);
+	mr->state = RR2C_MR_FREE;
+	INIT_LIST_HEAD(&mr->node);
+	return mr;
+fail:
+	kfree(mr->sg);
+	kfree(mr);
+	return NULL;
+}
+
+static void rr2c_frwr_free(struct rr2c_mr *mr)
+{
+	ib_dereg_mr(mr->mr);
+	kfree(mr->sg);
+	kfree(mr);
+}
+
+/*
+ * Allocate up to @n MRs and put them in service.  Returns how many
+ * were added: none when the connection went meanwhile (or memory or
+ * the device ran out), which the Calls waiting for them see as no
+ * growth; the pool never shrinks below what the connection started with.
+ */
+static u32 rr2c_frwr_add(struct rr2c *r, u32 n)
+{
+	struct rr2c_frwr *f = &r->frwr;
+	struct rr2c_mr *mr, *tmp;
+	unsigned int nofs;
+	LIST_HEAD(new);
+	u32 i, added = 0;
+
+	/* MRs are made while the client may be writing back pages */
+	nofs = memalloc_nofs_save();
+	for (i = 0; i < n; i++) {
+		mr = rr2c_frwr_alloc(r, r->ep.pd, f->depth);
+		if (!mr)
+			break;
+		list_add_tail(&mr->all, &new);
+	}
+	memalloc_nofs_restore(nofs);
+
+	spin_lock(&f->lock);
+	if (f->live || !f->nr) {
+		list_for_each_entry(mr, &new, all) {
+			list_add_tail(&mr->node, &f->free);
+			added++;
+		}
+		list_splice_tail_init(&new, &f->all);
+		f->nr += added;
+		f->nfree += added;
+	}
+	spin_unlock(&f->lock);
+	list_for_each_entry_safe(mr, tmp, &new, all)
+		rr2c_frwr_free(mr);
+	if (added)
+		trace_rpcrdma2_clnt_mr_pool(&r->xprt.addr, f->nr, f->cap);
+	return added;
+}
+
+/*
+ * The pool ran dry with room to grow: add half as many MRs again as
+ * there are (at least what one RPC needs), then wake the Calls that
+ * wait for MRs (rr2c_wait_chunks()).
+ */
+static void rr2c_frwr_grow_work(struct work_struct *work)
+{
+	struct rr2c_frwr *f = container_of(work, struct rr2c_frwr, grow);
+	struct rr2c *r = container_of(f, struct rr2c, frwr);
+	u32 n;
+
+	spin_lock(&f->lock);
+	n = f->cap - min(f->nr, f->cap);
+	n = min(n, max(f->first, f->nr / 2));
+	spin_unlock(&f->lock);
+	if (n)
+		rr2c_frwr_add(r, n);
+	spin_lock(&f->lock);
+	f->growing = false;
+	spin_unlock(&f->lock);
+	xprt_write_space(&r->xprt);
+}
+
 /**
- * rr2c_frwr_create - allocate the MR pool of a new connection
- * @r: the transport; its endpoint is created
+ * rr2c_frwr_init - set up the MR pool of a transport (no MRs yet)
+ * @r: the transport
+ */
+void rr2c_frwr_init(struct rr2c *r)
+{
+	spin_lock_init(&r->frwr.lock);
+	INIT_LIST_HEAD(&r->frwr.all);
+	INIT_LIST_HEAD(&r->frwr.free);
+	INIT_WORK(&r->frwr.grow, rr2c_frwr_grow_work);
+}
+
+/**
+ * rr2c_frwr_create - allocate the first MRs of a new connection
+ * @r: the transport; its endpoint is created and r->credits set
+ *
+ * The pool starts with what the largest RPC may need (a Call-side and
+ * a Reply-side chunk of a maximal payload, head and tail included) and
+ * may grow to RR2C_MRS_PER_CREDIT per credit, within the device's MR
+ * count.
  */
 int rr2c_frwr_create(struct rr2c *r)
 {
+	const struct rpcrdma2_dev_attr *da = &r->ep.dattr;
 	struct rr2c_frwr *f = &r->frwr;
-	u32 i;
+	u32 per_chunk;
 
-	f->depth = min_t(u32, r->ep.dattr.max_fast_reg_page_list_len,
-			 RR2C_MR_DEPTH);
+	f->depth = min_t(u32, da->max_fast_reg_page_list_len, RR2C_MR_DEPTH);
 	/* V2-RINV-05: only FRWR STags can be invalidated remotely */
-	if (!(r->ep.dattr.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS) ||
+	if (!(da->device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS) ||
 	    f->depth < 2)
 		return -EOPNOTSUPP;
-	f->mrs = kcalloc(RR2C_MRS, sizeof(*f->mrs), GFP_KERNEL);
-	if (!f->mrs)
+	per_chunk = DIV_ROUND_UP(RR2C_MAX_PAYLOAD >> PAGE_SHIFT, f->depth) + 2;
+	f->first = 2 * min_t(u32, per_chunk, RR2C_MAX_SEGS);
+	f->cap = r->credits * RR2C_MRS_PER_CREDIT;
+	if (da->max_mr)
+		f->cap = min(f->cap, da->max_mr);
+	f->cap = max(f->cap, f->first);
+	f->peak = 0;
+	f->growing = false;
+	if (rr2c_frwr_add(r, f->first) < f->first)
 		return -ENOMEM;
-	INIT_LIST_HEAD(&f->free);
-	f->nfree = 0;
-	for (i = 0; i < RR2C_MRS; i++) {
-		struct rr2c_mr *mr = &f->mrs[i];
-
-		mr->sg = kcalloc(f->depth, sizeof(*mr->sg), GFP_KERNEL);
-		if (!mr->sg)
-			return -ENOMEM;
-		mr->mr = ib_alloc_mr(r->ep.pd, IB_MR_TYPE_MEM_REG, f->depth);
-		if (IS_ERR(mr->mr)) {
-			int err = PTR_ERR(mr->mr);
-
-			mr->mr = NULL;
-			kfree(mr->sg);
-			mr->sg = NULL;
-			return err;
-		}
-		mr->r = r;
-		mr->reg_cqe.done = rr2c_frwr_reg_done;
-		rpcrdma2_ep_cid(&r->ep, &mr->cid);
-		mr->state = RR2C_MR_FREE;
-		list_add_tail(&mr->node, &f->free);
-		f->nfree++;
-		f->nr++;
-	}
 	spin_lock(&f->lock);
 	f->live = true;
 	spin_unlock(&f->lock);
 	return 0;
+}
+
+/**
+ * rr2c_frwr_nr_wrs - the REG_MR and LOCAL_INV WRs a connection may post
+ * @r: the transport, r->credits set
+ *
+ * A REG_MR and a LOCAL_INV per MR the pool may grow to, for the Send
+ * queue's size, before the device is known: the cap without the
+ * device's MR count.
+ */
+u32 rr2c_frwr_nr_wrs(const struct rr2c *r)
+{
+	return 2 * max_t(u32, r->credits * RR2C_MRS_PER_CREDIT,
+			 2 * RR2C_MAX_SEGS);
 }
 
 /* No more REG_MR or LOCAL_INV on this connection: it is going away. */
@@ -239,21 +352,22 @@ void rr2c_frwr_quiesce(struct rr2c *r)
  *
  * Called from the endpoint's release hook: the QP is destroyed and the
  * CQ freed, so no completion runs and no WR is outstanding; the PD is
- * still there.  Requests that still list MRs forget them.
+ * still there.  A growth still running finishes first (its MRs are on
+ * this PD).  Requests that still list MRs forget them.
  */
 void rr2c_frwr_destroy(struct rr2c *r)
 {
 	struct rr2c_frwr *f = &r->frwr;
-	struct rr2c_mr *mrs;
-	u32 i, nr;
+	struct rr2c_mr *mr, *tmp;
+	LIST_HEAD(all);
 
 	spin_lock(&f->lock);
 	f->live = false;
-	mrs = f->mrs;
-	nr = f->nr;
-	for (i = 0; i < nr; i++) {
-		struct rr2c_mr *mr = &mrs[i];
+	spin_unlock(&f->lock);
+	cancel_work_sync(&f->grow);
 
+	spin_lock(&f->lock);
+	list_for_each_entry(mr, &f->all, all) {
 		list_del_init(&mr->node);
 		mr->req = NULL;
 		if (mr->nents)
@@ -261,21 +375,20 @@ void rr2c_frwr_destroy(struct rr2c *r)
 					mr->dir);
 		mr->nents = 0;
 	}
+	list_splice_init(&f->all, &all);
 	INIT_LIST_HEAD(&f->free);
 	f->nfree = 0;
-	f->mrs = NULL;
 	f->nr = 0;
+	f->growing = false;
 	spin_unlock(&f->lock);
-	/* a partly made pool: entries past nr were cleaned by create */
-	for (i = 0; mrs && i < RR2C_MRS; i++) {
-		if (mrs[i].mr)
-			ib_dereg_mr(mrs[i].mr);
-		kfree(mrs[i].sg);
-	}
-	kfree(mrs);
+	list_for_each_entry_safe(mr, tmp, &all, all)
+		rr2c_frwr_free(mr);
 }
 
-/* One MR for @req, or NULL when none is free or the connection is going. */
+/*
+ * One MR for @req, or NULL when none is free (growth is started if the
+ * pool may grow) or the connection is going.
+ */
 static struct rr2c_mr *rr2c_frwr_get(struct rr2c *r, struct rr2c_req *req)
 {
 	struct rr2c_frwr *f = &r->frwr;
@@ -286,15 +399,41 @@ static struct rr2c_mr *rr2c_frwr_get(struct rr2c *r, struct rr2c_req *req)
 		mr = list_first_entry(&f->free, struct rr2c_mr, node);
 		list_move_tail(&mr->node, &req->mrs);
 		f->nfree--;
+		f->peak = max(f->peak, f->nr - f->nfree);
 		mr->req = req;
 		mr->state = RR2C_MR_MAPPED;
 		mr->nsg = 0;
 		mr->failed = false;
 	} else if (f->live) {
 		r->stats.mr_waits++;
+		if (f->nr < f->cap && !f->growing) {
+			f->growing = true;
+			queue_work(xprtiod_workqueue, &f->grow);
+		}
 	}
 	spin_unlock(&f->lock);
 	return mr;
+}
+
+/**
+ * rr2c_frwr_room - would a Call that found too few MRs find them now?
+ * @r: the transport
+ *
+ * For rr2c_wait_chunks(), after it asked to be woken: true if no wakeup
+ * may come.  One comes when MRs in use are released (an invalidation
+ * completes) and when a growth ends; so only a pool with nothing in use
+ * and no growth under way, or one with plenty free, says yes.
+ */
+bool rr2c_frwr_room(struct rr2c *r)
+{
+	struct rr2c_frwr *f = &r->frwr;
+	bool room;
+
+	spin_lock(&f->lock);
+	room = !f->growing &&
+	       (f->nfree == f->nr || f->nfree >= 2 * RR2C_MAX_SEGS);
+	spin_unlock(&f->lock);
+	return room;
 }
 
 /* The octets of @xb's stream: head, pages, tail. */

@@ -359,8 +359,6 @@ static int rr2c_connect(struct rr2c *r)
 		.nr_send	= RPCRDMA2_CTRL_SENDS + 2 * RPCRDMA2_SEQ_WINDOW,
 		.send_batch	= RPCRDMA2_SEND_BATCH,
 		.send_size	= rr2c_knob_send_size(),
-		/* a REG_MR and a LOCAL_INV per MR may be outstanding */
-		.nr_send_extra	= 2 * RR2C_MRS,
 	};
 	struct rdma_conn_param param;
 	u8 pdata[RPCRDMA2_CMP_SIZE];
@@ -378,6 +376,8 @@ static int rr2c_connect(struct rr2c *r)
 	 */
 	r->credits = min3(rr2c_knob_slots(), r->nr_slots, (u32)RR2C_CREDITS);
 	attr.nr_recv = r->credits + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
+	/* a REG_MR and a LOCAL_INV per MR may be outstanding */
+	attr.nr_send_extra = rr2c_frwr_nr_wrs(r);
 	init_completion(&r->cm_done);
 	id = rdma_create_id(xprt->xprt_net, rr2c_cm_event, r, RDMA_PS_TCP,
 			    IB_QPT_RC);
@@ -659,8 +659,7 @@ static int rr2c_wait_chunks(struct rr2c *r)
 	xprt_wait_for_buffer_space(&r->xprt);
 	/* the flag before the look: pairs with the completions' wakeups */
 	smp_mb__after_atomic();
-	if (rpcrdma2_pool_avail(&r->pool) &&
-	    READ_ONCE(r->frwr.nfree) >= 2 * RR2C_MAX_SEGS)
+	if (rpcrdma2_pool_avail(&r->pool) && rr2c_frwr_room(r))
 		xprt_write_space(&r->xprt);
 	return -EAGAIN;
 }
@@ -1112,10 +1111,11 @@ static void rr2c_op_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 		   st->recvs, st->grants, st->errors,
 		   st->bad_hdrs, st->bad_xids, st->hellos, st->bc_calls,
 		   st->bc_dropped, st->aborted_seqs, st->errors_sent);
-	seq_printf(seq, "mrs_registered %llu mrs_remote_inv %llu mrs_local_inv %llu mrs_recovered %llu mrs_free %u mr_waits %llu bad_chunks %llu ",
+	seq_printf(seq, "mrs_registered %llu mrs_remote_inv %llu mrs_local_inv %llu mrs_recovered %llu mrs_free %u mr_waits %llu bad_chunks %llu mrs_peak %u mrs_cap %u ",
 		   st->mrs_registered, st->mrs_remote_inv, st->mrs_local_inv,
 		   st->mrs_recovered, READ_ONCE(r->frwr.nfree), st->mr_waits,
-		   st->bad_chunks);
+		   st->bad_chunks, READ_ONCE(r->frwr.peak),
+		   READ_ONCE(r->frwr.cap));
 	/* the seed 004 exchange on this connection (xchar=1) */
 	seq_printf(seq, "xch %s xch_sent %u xch_received %u ",
 		   r->conn.xch.on ? "on" : r->conn.xch.refused ? "refused" :
@@ -1196,8 +1196,7 @@ static struct rpc_xprt *rpcrdma2_clnt_setup(struct xprt_create *args)
 	r->credits = min_t(u32, nr_slots, RR2C_CREDITS);
 	spin_lock_init(&r->req_lock);
 	INIT_LIST_HEAD(&r->req_free);
-	spin_lock_init(&r->frwr.lock);
-	INIT_LIST_HEAD(&r->frwr.free);
+	rr2c_frwr_init(r);
 	if (rr2c_reqs_alloc(r)) {
 		xprt_free(xprt);
 		module_put(THIS_MODULE);

@@ -176,6 +176,7 @@ void rpcrdma2_dev_attr(const struct ib_device *dev,
 	a->max_qp_init_rd_atom = rpcrdma2_lower(d->max_qp_init_rd_atom,
 						c->max_qp_init_rd_atom);
 	a->max_mr_size = rpcrdma2_lower(d->max_mr_size, c->max_mr_size);
+	a->max_mr = rpcrdma2_lower(d->max_mr, c->max_mr);
 	a->max_qp_wr = rpcrdma2_lower(d->max_qp_wr, c->max_qp_wr);
 	a->max_cqe = rpcrdma2_lower(d->max_cqe, c->max_cqe);
 	a->device_cap_flags = d->device_cap_flags;

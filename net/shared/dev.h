@@ -68,6 +68,7 @@ struct rpcrdma2_dev_attr {
 	u32	max_qp_rd_atom;		/* RDMA Reads we answer at once */
 	u32	max_qp_init_rd_atom;	/* RDMA Reads we issue at once */
 	u64	max_mr_size;
+	u32	max_mr;			/* MRs the device has */
 	u32	max_qp_wr;
 	u32	max_cqe;
 	u64	device_cap_flags;	/* as the device states them */

@@ -2029,7 +2029,7 @@ static void rr2w_v1_local_inv_failure_closes_first(struct kunit *test)
 		.rpc_resp	= &rd,
 	};
 	struct rr2w_probe *p;
-	struct rr2c_mr *mr = NULL;
+	struct rr2c_mr *mr = NULL, *it;
 	struct rpcrdma2_hdr h;
 	struct rr2c *r;
 	u8 *msg, pl[64];
@@ -2066,10 +2066,9 @@ static void rr2w_v1_local_inv_failure_closes_first(struct kunit *test)
 	xid = rr2w_take_read(w, 8192, segs, &nsegs);
 
 	/* V2-ERR-10, injected: LOCAL_INV of a key no MR has */
-	for (i = 0; i < r->frwr.nr; i++)
-		if (r->frwr.mrs[i].mr &&
-		    r->frwr.mrs[i].mr->rkey == segs[0].handle)
-			mr = &r->frwr.mrs[i];
+	list_for_each_entry(it, &r->frwr.all, all)
+		if (it->mr->rkey == segs[0].handle)
+			mr = it;
 	KUNIT_ASSERT_NOT_NULL(test, mr);
 	KUNIT_ASSERT_EQ(test, mr->state, RR2C_MR_REG);
 	mr->mr->rkey |= 0xfff00000;

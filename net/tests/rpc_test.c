@@ -51,6 +51,8 @@
 #define RR2R_MAX	(1024 * 1024)
 #define RR2R_NPAGES	(RR2R_MAX >> PAGE_SHIFT)
 #define RR2R_HOLDERS	40
+/* a GET with this seed waits as HOLD does before it answers */
+#define RR2R_SEED_HOLD	0x484f4c44
 
 enum { RR2R_NULL, RR2R_PUT, RR2R_GET, RR2R_HOLD, RR2R_NPROCS };
 
@@ -111,6 +113,8 @@ static __be32 rr2r_proc_put(struct svc_rqst *rqstp)
 	return rpc_success;
 }
 
+static __be32 rr2r_proc_hold(struct svc_rqst *rqstp);
+
 static __be32 rr2r_proc_get(struct svc_rqst *rqstp)
 {
 	struct xdr_stream *xdr = &rqstp->rq_res_stream;
@@ -121,6 +125,8 @@ static __be32 rr2r_proc_get(struct svc_rqst *rqstp)
 	    xdr_stream_decode_u32(&rqstp->rq_arg_stream, &len) ||
 	    len > RR2R_MAX)
 		return rpc_garbage_args;
+	if (seed == RR2R_SEED_HOLD)
+		rr2r_proc_hold(rqstp);
 	if (xdr_stream_encode_u32(xdr, len) < 0)
 		return rpc_system_err;
 	pos = xdr_stream_pos(xdr);
@@ -524,7 +530,8 @@ static void rr2r_free_pages(void *data)
 	kfree(pages);
 }
 
-static struct page **rr2r_pages(struct kunit *test)
+/* An array of RR2R_NPAGES page pointers, the first @n with a page. */
+static struct page **rr2r_pages_n(struct kunit *test, u32 n)
 {
 	struct page **pages;
 	u32 i;
@@ -534,11 +541,16 @@ static struct page **rr2r_pages(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, pages);
 	ret = kunit_add_action_or_reset(test, rr2r_free_pages, pages);
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	for (i = 0; i < RR2R_NPAGES; i++) {
+	for (i = 0; i < n; i++) {
 		pages[i] = alloc_page(GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
 	}
 	return pages;
+}
+
+static struct page **rr2r_pages(struct kunit *test)
+{
+	return rr2r_pages_n(test, RR2R_NPAGES);
 }
 
 static void rr2r_fill(struct page **pages, u32 len, u32 seed)
@@ -1194,6 +1206,98 @@ static void rr2r_v1_no_v2_grant(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rr2c(xprt)->stats.bad_hdrs, 0);
 	KUNIT_EXPECT_EQ(test, rr2c(xprt)->stats.grants, 0);
 	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_grant(xprt), 64);
+}
+
+/*
+ * #26 item 9: a connection starts with the MRs its largest RPC may
+ * need, not RR2C_MRS_PER_CREDIT per credit, and grows on demand: with
+ * RR2R_HOLDERS GETs held by the server, each with its Write chunk
+ * registered, the pool grows past what it started with but not past
+ * its cap, and every GET completes with its data.
+ */
+#define RR2R_GROW_LEN	(64 * 1024)
+
+static void rr2r_mr_pool_grows_on_demand(struct kunit *test)
+{
+	struct rr2r_args *args;
+	struct rr2r_res *res;
+	struct rr2r_async *a;
+	struct rpc_xprt *xprt;
+	struct rpc_clnt *clnt;
+	struct page **pages;
+	struct rr2c *r;
+	u32 i, nr, peak, n = RR2R_GROW_LEN >> PAGE_SHIFT;
+	unsigned long sends;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	clnt = rr2r_clnt(test);
+	xprt = rr2r_xprt(clnt);
+	r = rr2c(xprt);
+	a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	args = kunit_kcalloc(test, RR2R_HOLDERS, sizeof(*args), GFP_KERNEL);
+	res = kunit_kcalloc(test, RR2R_HOLDERS, sizeof(*res), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, args);
+	KUNIT_ASSERT_NOT_NULL(test, res);
+	init_completion(&a->all);
+	reinit_completion(&rr2r_svc.release);
+	atomic_set(&rr2r_svc.held, 0);
+
+	/* connect: the pool holds what one RPC needs, and no more */
+	KUNIT_ASSERT_EQ(test, rpcrdma2_clnt_test_version(xprt),
+			RPCRDMA2_VERS_2);
+	nr = READ_ONCE(r->frwr.nr);
+	KUNIT_EXPECT_EQ(test, nr, r->frwr.first);
+	KUNIT_EXPECT_LE(test, r->frwr.first, 2 * RR2C_MAX_SEGS);
+	KUNIT_EXPECT_GE(test, r->frwr.cap,
+			r->credits * RR2C_MRS_PER_CREDIT);
+	sends = xprt->stat.sends;
+
+	for (i = 0; i < RR2R_HOLDERS; i++) {
+		struct rpc_message msg = {
+			.rpc_proc	= &rr2r_clnt_procs[RR2R_GET],
+			.rpc_argp	= &args[i],
+			.rpc_resp	= &res[i],
+		};
+
+		pages = rr2r_pages_n(test, n);
+		args[i] = (struct rr2r_args){ .seed = RR2R_SEED_HOLD,
+					      .len = RR2R_GROW_LEN,
+					      .pages = pages };
+		KUNIT_ASSERT_EQ(test, 0, rpc_call_async(clnt, &msg,
+							RPC_TASK_SOFT,
+							&rr2r_async_ops, a));
+	}
+	/*
+	 * The server's one thread holds the first GET and the rest wait
+	 * in its queue, unanswered: once all are sent, every one has its
+	 * Write chunk registered at once.
+	 */
+	for (i = 0; i < 400 && xprt->stat.sends < sends + RR2R_HOLDERS; i++)
+		msleep(50);
+	KUNIT_EXPECT_GE(test, xprt->stat.sends, sends + RR2R_HOLDERS);
+	peak = READ_ONCE(r->frwr.peak);
+	nr = READ_ONCE(r->frwr.nr);
+	KUNIT_EXPECT_GE(test, peak, RR2R_HOLDERS);
+	KUNIT_EXPECT_GT(test, nr, r->frwr.first);
+	KUNIT_EXPECT_LE(test, nr, r->frwr.cap);
+	KUNIT_EXPECT_GT(test, r->stats.mr_waits, 0);
+
+	complete_all(&rr2r_svc.release);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&a->all,
+							    120 * HZ));
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->failed), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rr2r_svc.held), RR2R_HOLDERS);
+	for (i = 0; i < RR2R_HOLDERS; i++) {
+		KUNIT_EXPECT_EQ(test, res[i].len, RR2R_GROW_LEN);
+		KUNIT_EXPECT_TRUE_MSG(test, rr2r_verify(args[i].pages,
+							RR2R_GROW_LEN,
+							RR2R_SEED_HOLD),
+				      "GET %u", i);
+	}
+	nr = READ_ONCE(r->frwr.nr);
+	KUNIT_EXPECT_LE(test, nr, r->frwr.cap);
+	rr2r_expect_pool_full(test, xprt);
 }
 
 /* ---- the server, from a raw QP ---- */
@@ -4200,6 +4304,8 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_swap_and_inject_disconnect,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_v1_no_v2_grant, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_mr_pool_grows_on_demand,
+			 rr2r_clamped_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_rejected_part_ends_sequence,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_xid_mismatch_bad_xdr, rr2r_link_gen_params),

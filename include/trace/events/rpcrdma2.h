@@ -357,6 +357,20 @@ TRACE_EVENT(rpcrdma2_clnt_mr,
 		      __get_str(what), __entry->len)
 );
 
+/* The client's MR pool grew (or was made): MRs now, and its cap */
+TRACE_EVENT(rpcrdma2_clnt_mr_pool,
+	    TP_PROTO(const void *addr, u32 nr, u32 cap),
+	    TP_ARGS(addr, nr, cap),
+	    TP_STRUCT__entry(__sockaddr(addr, sizeof(struct sockaddr_in6))
+			     __field(u32, nr)
+			     __field(u32, cap)),
+	    TP_fast_assign(__assign_sockaddr(addr, addr, sizeof(struct sockaddr_in6));
+			   __entry->nr = nr;
+			   __entry->cap = cap;),
+	    TP_printk("peer=%pISpc mrs=%u cap=%u", __get_sockaddr(addr),
+		      __entry->nr, __entry->cap)
+);
+
 /* A Reply whose chunks contradict what the Call offered */
 TRACE_EVENT(rpcrdma2_clnt_bad_chunks,
 	    TP_PROTO(u32 xid, int status),
