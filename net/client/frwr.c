@@ -386,8 +386,24 @@ void rr2c_frwr_destroy(struct rr2c *r)
 }
 
 /*
- * One MR for @req, or NULL when none is free (growth is started if the
- * pool may grow) or the connection is going.
+ * Has @req's RPC been answered since it was encoded?  Its Reply may be
+ * being placed (rp_pending, from rr2c_frwr_reply_inv() under
+ * rr2c_frwr.lock until after xprt_complete_rqst()), or be placed and
+ * the task decoding it: its receive pages must not be mapped again.
+ */
+static bool rr2c_frwr_answered(struct rr2c_req *req)
+{
+	return smp_load_acquire(&req->rp_pending) ||
+	       READ_ONCE(req->rq.rq_reply_bytes_recvd) ||
+	       READ_ONCE(req->rp_error);
+}
+
+/*
+ * One MR for @req: NULL when none is free (growth is started if the
+ * pool may grow) or the connection is going, ERR_PTR(-EALREADY) when
+ * @req holds no MR yet and its RPC is answered (V2-SEC-08: a
+ * retransmission that raced with the Reply to an earlier one).  Once
+ * @req holds a mapped MR, rr2c_frwr_reply_inv() drops a Reply instead.
  */
 static struct rr2c_mr *rr2c_frwr_get(struct rr2c *r, struct rr2c_req *req)
 {
@@ -395,6 +411,10 @@ static struct rr2c_mr *rr2c_frwr_get(struct rr2c *r, struct rr2c_req *req)
 	struct rr2c_mr *mr = NULL;
 
 	spin_lock(&f->lock);
+	if (list_empty(&req->mrs) && rr2c_frwr_answered(req)) {
+		spin_unlock(&f->lock);
+		return ERR_PTR(-EALREADY);
+	}
 	if (f->live && !list_empty(&f->free)) {
 		mr = list_first_entry(&f->free, struct rr2c_mr, node);
 		list_move_tail(&mr->node, &req->mrs);
@@ -535,8 +555,8 @@ static int rr2c_frwr_load(struct rr2c *r, struct rr2c_mr *mr, bool writing,
  *
  * Returns 0, -EAGAIN (no free MR: wait for one), -E2BIG (the region
  * needs more segments than the connection's chunks may have: #26 item
- * 2, the caller continues the RPC or makes it smaller instead), or a
- * negative errno.
+ * 2, the caller continues the RPC or makes it smaller instead),
+ * -EALREADY (the RPC is answered: rr2c_frwr_get()), or a negative errno.
  */
 int rr2c_frwr_map(struct rr2c *r, struct rr2c_req *req, struct xdr_buf *xb,
 		  u32 off, u32 len, bool writing,
@@ -572,6 +592,8 @@ int rr2c_frwr_map(struct rr2c *r, struct rr2c_req *req, struct xdr_buf *xb,
 					    RR2C_MAX_SEGS))
 				return -E2BIG;
 			mr = rr2c_frwr_get(r, req);
+			if (IS_ERR(mr))
+				return PTR_ERR(mr);
 			if (!mr)
 				return -EAGAIN;
 			mr->dir = writing ? DMA_FROM_DEVICE : DMA_TO_DEVICE;

@@ -444,7 +444,8 @@ static bool rr2c_marshal_fits(const struct rr2c *r, const struct rr2c_req *req)
  *
  * Returns 0 (the MRs are mapped, not yet posted), -EAGAIN (no free MR),
  * -E2BIG (the chunks do not fit one Send or the peer's limits; on
- * Version 2 the caller continues instead), or another negative errno.
+ * Version 2 the caller continues instead), -EALREADY (the RPC was
+ * answered meanwhile: nothing may be mapped), or another negative errno.
  * On failure nothing stays registered.
  */
 int rr2c_marshal_prepare(struct rr2c *r, struct rr2c_req *req)

@@ -264,13 +264,18 @@ static struct rpcrdma2_recv *rr2c_reply_complete(struct rr2c *r,
 		req->rp_place = false;
 	}
 	req->rp_rv = NULL;
-	req->rp_pending = false;
 	if (req->rp_status)
 		WRITE_ONCE(req->rp_error, req->rp_status);
 	spin_lock(&xprt->queue_lock);
 	if (req->rp_status)
 		rq->rq_task->tk_status = req->rp_status;
 	xprt_complete_rqst(rq->rq_task, req->rp_status ? 0 : req->rp_len);
+	/*
+	 * Held until the RPC shows it is answered (rq_reply_bytes_recvd
+	 * or rp_error): a retransmission being marshaled must see one or
+	 * the other, never neither (rr2c_frwr_answered()).
+	 */
+	smp_store_release(&req->rp_pending, false);
 	xprt_unpin_rqst(rq);
 	spin_unlock(&xprt->queue_lock);
 	return rv;

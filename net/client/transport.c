@@ -726,6 +726,9 @@ static int rr2c_send_prepare(struct rr2c *r, struct rr2c_req *req)
 		return 1;
 	case -EAGAIN:
 		return rr2c_wait_chunks(r);
+	case -EALREADY:
+		/* answered meanwhile: the task has its Reply */
+		return ret;
 	case -E2BIG:
 		/* Version 2: continuation carries it without chunks */
 		if (r->conn.vers == RPCRDMA2_VERS_2)
@@ -831,6 +834,9 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 		if (rr2c_frwr_reply_held(r, rr2c_req(req)))
 			return 0;
 		chunks = rr2c_send_prepare(r, rr2c_req(req));
+		/* as for a held Reply: report the Call sent */
+		if (chunks == -EALREADY)
+			return 0;
 		if (chunks < 0)
 			return chunks;
 	}

@@ -1300,6 +1300,86 @@ static void rr2r_mr_pool_grows_on_demand(struct kunit *test)
 	rr2r_expect_pool_full(test, xprt);
 }
 
+/*
+ * V2-SEC-08, #26 review (a): a retransmission that is marshaled after
+ * the Reply to an earlier transmission was placed must not map the
+ * RPC's receive pages again (the task may be decoding them; on bounced
+ * or non-coherent DMA the unmap would write over them).  The window is
+ * between ->send_request's look for a held Reply and its first MR:
+ * reproduced here by marshaling the answered RPC from its own
+ * rpc_call_done, where the Reply is placed and decoded.
+ */
+struct rr2r_answered {
+	struct completion	done;
+	int			status;
+	int			ret;
+	u32			mapped;
+};
+
+static void rr2r_answered_done(struct rpc_task *task, void *data)
+{
+	struct rr2r_answered *x = data;
+	struct rpc_rqst *rq = task->tk_rqstp;
+	struct rr2c *r = rr2c(rq->rq_xprt);
+	struct rr2c_req *req = rr2c_req(rq);
+	struct rr2c_mr *mr;
+
+	x->status = task->tk_status;
+	x->ret = rr2c_marshal_prepare(r, req);
+	spin_lock(&r->frwr.lock);
+	list_for_each_entry(mr, &req->mrs, node)
+		x->mapped++;
+	spin_unlock(&r->frwr.lock);
+	rr2c_frwr_unmap_unposted(r, req);
+}
+
+static void rr2r_answered_release(void *data)
+{
+	complete(&((struct rr2r_answered *)data)->done);
+}
+
+static const struct rpc_call_ops rr2r_answered_ops = {
+	.rpc_call_done	= rr2r_answered_done,
+	.rpc_release	= rr2r_answered_release,
+};
+
+static void rr2r_v2_sec_08_answered_not_mapped(struct kunit *test)
+{
+	struct rr2r_args args = { .seed = 99, .len = RR2R_GROW_LEN };
+	struct rr2r_res res = { };
+	struct rpc_message msg = {
+		.rpc_proc	= &rr2r_clnt_procs[RR2R_GET],
+		.rpc_argp	= &args,
+		.rpc_resp	= &res,
+	};
+	struct rr2r_answered *x;
+	struct rpc_clnt *clnt;
+	struct rr2c *r;
+	u64 chunks;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	clnt = rr2r_clnt(test);
+	r = rr2c(rr2r_xprt(clnt));
+	x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, x);
+	init_completion(&x->done);
+	args.pages = rr2r_pages_n(test, RR2R_GROW_LEN >> PAGE_SHIFT);
+	chunks = r->stats.write_chunks;
+
+	KUNIT_ASSERT_EQ(test, 0, rpc_call_async(clnt, &msg, RPC_TASK_SOFT,
+						&rr2r_answered_ops, x));
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&x->done,
+							    60 * HZ));
+	KUNIT_EXPECT_EQ(test, x->status, 0);
+	/* the GET had a Write chunk: there were pages to map again */
+	KUNIT_EXPECT_EQ(test, r->stats.write_chunks, chunks + 1);
+	KUNIT_EXPECT_EQ(test, x->ret, -EALREADY);
+	KUNIT_EXPECT_EQ(test, x->mapped, 0);
+	KUNIT_EXPECT_EQ(test, res.len, RR2R_GROW_LEN);
+	KUNIT_EXPECT_TRUE(test, rr2r_verify(args.pages, RR2R_GROW_LEN, 99));
+	rr2r_expect_pool_full(test, rr2r_xprt(clnt));
+}
+
 /* ---- the server, from a raw QP ---- */
 
 /* An RPC Call header (AUTH_NULL) for @proc of @prog: 40 octets. */
@@ -4306,6 +4386,8 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_v1_no_v2_grant, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_mr_pool_grows_on_demand,
 			 rr2r_clamped_gen_params),
+	KUNIT_CASE_PARAM(rr2r_v2_sec_08_answered_not_mapped,
+			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_rejected_part_ends_sequence,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_xid_mismatch_bad_xdr, rr2r_link_gen_params),
