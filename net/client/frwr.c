@@ -393,6 +393,7 @@ void rr2c_frwr_destroy(struct rr2c *r)
  */
 static bool rr2c_frwr_answered(struct rr2c_req *req)
 {
+	/* pairs with the release in rr2c_reply_complete() */
 	return smp_load_acquire(&req->rp_pending) ||
 	       READ_ONCE(req->rq.rq_reply_bytes_recvd) ||
 	       READ_ONCE(req->rp_error);
