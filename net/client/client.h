@@ -85,8 +85,8 @@
  * says where they go, and the chunk's pages are unmapped (reply.c).  As
  * large as the longest sequence the client reassembles (V2-CONT-09: the
  * protocol sets no limit below the receiver's maximum RPC size), and
- * allocated with the first connection that settles Version 2, the only
- * one that continues Replies.
+ * allocated before the transport's first Version 2 Call with a Write
+ * chunk (only Version 2 continues Replies, V2-CONT-01).
  */
 #define RR2C_STAGE_SIZE		RPCRDMA2_MAX_CONT_MSG
 

@@ -440,10 +440,11 @@ static int rr2c_reply_stream(struct rr2c *r, struct rr2c_req *req,
 	if (r->stage_held)
 		return -EBUSY;
 	/*
-	 * Never too small: it is as large as the reassembly cap
+	 * Made before a Call with a Write chunk went out (transport.c),
+	 * and never too small: it is as large as the reassembly cap
 	 * (V2-CONT-09), which rpcrdma2_reasm_add() enforced first
 	 */
-	if (WARN_ON_ONCE(!r->rx_stage ||
+	if (WARN_ON_ONCE(!READ_ONCE(r->rx_stage) ||
 			 len > RR2C_STAGE_SIZE - r->rx_staged))
 		return -EMSGSIZE;
 	memcpy(r->rx_stage + r->rx_staged, data, len);

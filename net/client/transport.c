@@ -435,12 +435,6 @@ static int rr2c_connect(struct rr2c *r)
 	if (ret)
 		goto fail;
 	ret = rr2c_settle(r);
-	/* only Version 2 continues Replies (V2-CONT-01): the stage */
-	if (!ret && r->conn.vers == RPCRDMA2_VERS_2 && !r->rx_stage) {
-		r->rx_stage = kvmalloc(RR2C_STAGE_SIZE, GFP_KERNEL);
-		if (!r->rx_stage)
-			ret = -ENOMEM;
-	}
 	if (ret)
 		goto fail;
 
@@ -664,6 +658,33 @@ static int rr2c_wait_chunks(struct rr2c *r)
 	return -EAGAIN;
 }
 
+/*
+ * The stage (client.h) holds inline octets of a continued Version 2
+ * Reply that follow a Write chunk's position, so only a Call with a
+ * Write chunk on Version 2 needs it: it is made before the first such
+ * Call, not for every connection (#26 item 9), and kept with the
+ * transport.  Only the task that holds the transport gets here.
+ * Returns 0, or -ENOBUFS (no memory: ->send_request is retried later).
+ */
+static int rr2c_stage_alloc(struct rr2c *r, struct rr2c_req *req)
+{
+	unsigned int nofs;
+	u8 *stage;
+
+	if (req->reply_ck != RR2C_REPLY_WRITE ||
+	    r->conn.vers != RPCRDMA2_VERS_2 || READ_ONCE(r->rx_stage))
+		return 0;
+	/* the client may be writing back pages */
+	nofs = memalloc_nofs_save();
+	stage = kvmalloc(RR2C_STAGE_SIZE, GFP_KERNEL);
+	memalloc_nofs_restore(nofs);
+	if (!stage)
+		return -ENOBUFS;
+	/* the Receive side reads it after the Call is posted */
+	WRITE_ONCE(r->rx_stage, stage);
+	return 0;
+}
+
 /* Is @req the message whose cutting is under way on this connection? */
 static bool rr2c_tx_is(const struct rr2c *r, const struct rpc_rqst *req)
 {
@@ -720,6 +741,9 @@ static int rr2c_send_prepare(struct rr2c *r, struct rr2c_req *req)
 	spin_unlock(&r->tx_lock);
 	if (resuming || rr2c_marshal_policy(r, req) != RR2C_FMT_CHUNKS)
 		return 0;
+	ret = rr2c_stage_alloc(r, req);
+	if (ret)
+		return ret;
 	ret = rr2c_marshal_prepare(r, req);
 	switch (ret) {
 	case 0:

@@ -1210,7 +1210,8 @@ static void rr2r_v1_no_v2_grant(struct kunit *test)
 
 /*
  * #26 item 9: a connection starts with the MRs its largest RPC may
- * need, not RR2C_MRS_PER_CREDIT per credit, and grows on demand: with
+ * need, not RR2C_MRS_PER_CREDIT per credit, and no reassembly stage
+ * until a Call has a Write chunk; the pool grows on demand: with
  * RR2R_HOLDERS GETs held by the server, each with its Write chunk
  * registered, the pool grows past what it started with but not past
  * its cap, and every GET completes with its data.
@@ -1228,6 +1229,7 @@ static void rr2r_mr_pool_grows_on_demand(struct kunit *test)
 	struct rr2c *r;
 	u32 i, nr, peak, n = RR2R_GROW_LEN >> PAGE_SHIFT;
 	unsigned long sends;
+	u64 chunks;
 
 	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
 	clnt = rr2r_clnt(test);
@@ -1251,6 +1253,9 @@ static void rr2r_mr_pool_grows_on_demand(struct kunit *test)
 	KUNIT_EXPECT_LE(test, r->frwr.first, 2 * RR2C_MAX_SEGS);
 	KUNIT_EXPECT_GE(test, r->frwr.cap,
 			r->credits * RR2C_MRS_PER_CREDIT);
+	/* no Write chunk yet: no stage either (client.h) */
+	KUNIT_EXPECT_NULL(test, READ_ONCE(r->rx_stage));
+	chunks = r->stats.write_chunks;
 	sends = xprt->stat.sends;
 
 	for (i = 0; i < RR2R_HOLDERS; i++) {
@@ -1282,6 +1287,8 @@ static void rr2r_mr_pool_grows_on_demand(struct kunit *test)
 	KUNIT_EXPECT_GT(test, nr, r->frwr.first);
 	KUNIT_EXPECT_LE(test, nr, r->frwr.cap);
 	KUNIT_EXPECT_GT(test, r->stats.mr_waits, 0);
+	KUNIT_EXPECT_GE(test, r->stats.write_chunks, chunks + RR2R_HOLDERS);
+	KUNIT_EXPECT_NOT_NULL(test, READ_ONCE(r->rx_stage));
 
 	complete_all(&rr2r_svc.release);
 	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&a->all,
