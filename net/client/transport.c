@@ -733,13 +733,9 @@ static int rr2c_too_big(struct rr2c *r, struct rpc_rqst *rq, int ret)
  */
 static int rr2c_send_prepare(struct rr2c *r, struct rr2c_req *req)
 {
-	bool resuming;
 	int ret;
 
-	spin_lock(&r->tx_lock);
-	resuming = rr2c_tx_is(r, &req->rq);
-	spin_unlock(&r->tx_lock);
-	if (resuming || rr2c_marshal_policy(r, req) != RR2C_FMT_CHUNKS)
+	if (rr2c_marshal_policy(r, req) != RR2C_FMT_CHUNKS)
 		return 0;
 	ret = rr2c_stage_alloc(r, req);
 	if (ret)
@@ -830,6 +826,7 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 	struct rr2c *r = rr2c(xprt);
 	struct rpcrdma2_send *sd;
 	int more, ret, chunks = 0;
+	bool resuming;
 	u32 len;
 
 	if (!xprt_connected(xprt))
@@ -837,7 +834,15 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 	ret = rr2c_alloc_sparse_pages(&req->rq_rcv_buf);
 	if (ret)
 		return ret;
-	if (!bc_prealloc(req)) {
+	spin_lock(&r->tx_lock);
+	resuming = rr2c_tx_is(r, req);
+	spin_unlock(&r->tx_lock);
+	/*
+	 * A continued Call cut part way is finished whatever came meanwhile
+	 * (V2-CONT-03): its sequence holds the connection's send side, and
+	 * a Call that stopped here would strand it.
+	 */
+	if (!bc_prealloc(req) && !resuming) {
 		/*
 		 * A Reply to this Call is held for its MRs' invalidation
 		 * (V2-SEC-08): it answers the Call, and marshaling again

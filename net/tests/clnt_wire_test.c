@@ -2498,6 +2498,81 @@ static void rr2w_v2_cont_03_error_after_call_sequence(struct kunit *test)
 		__free_page(wr.pages[i]);
 }
 
+/* Mark @rq's Reply as held for its invalidation, or not any more. */
+static void rr2w_hold_reply(struct rr2w *w, struct rpc_rqst *rq, bool held)
+{
+	struct rr2c *r = rr2c(rr2w_xprt(w));
+
+	spin_lock(&r->frwr.lock);
+	rr2c_req(rq)->rp_pending = held;
+	spin_unlock(&r->frwr.lock);
+}
+
+/*
+ * V2-CONT-03, #26 review (b): a continued Call stopped by the window
+ * is finished when the window opens, even if a Reply to its XID is
+ * being held meanwhile (a Reply to an earlier transmission: its
+ * LOCAL_INV in flight).  Returning "sent" there would leave the
+ * sequence cut part way, and the next Call would find it and reset the
+ * connection.  The hold is set by hand while the client waits for the
+ * window's acknowledgment, and cleared before the Reply.
+ */
+static void rr2w_v2_cont_03_resumed_call_ignores_held_reply(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start_n(test, RPCRDMA2_TEST_PDATA_RFC8797, 24);
+	struct rr2w_write wr = { .len = 18 * 4060 + 1000, .no_ddp = true };
+	u32 i, n, xid = 0, seen = 0, npages;
+	struct rpc_rqst *rq = NULL;
+	struct rpcrdma2_hdr h;
+	bool final = false;
+	u8 msg[64], pl[64];
+	struct rr2c *r;
+
+	npages = DIV_ROUND_UP(wr.len, PAGE_SIZE);
+	wr.pages = kunit_kcalloc(test, npages, sizeof(*wr.pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, wr.pages);
+	for (i = 0; i < npages; i++) {
+		wr.pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		KUNIT_ASSERT_NOT_NULL(test, wr.pages[i]);
+	}
+	rr2w_call_write(w, &wr);
+	r = rr2c(rr2w_xprt(w));
+	rr2w_accept(w);
+	rr2w_settle_v2(w);
+	while (!final && seen < 64) {
+		rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+		KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+		if (!seen)
+			xid = h.xid;
+		KUNIT_ASSERT_EQ(test, h.xid, xid);
+		seen++;
+		final = !(h.flags & RDMA2_F_MORE);
+		if (final || seen < 2 || (seen - 1) % RPCRDMA2_SEQ_WINDOW)
+			continue;
+		/* the client waits for this window's acknowledgment */
+		if (seen == 1 + RPCRDMA2_SEQ_WINDOW) {
+			spin_lock(&r->tx_lock);
+			rq = r->tx_req;
+			spin_unlock(&r->tx_lock);
+			KUNIT_ASSERT_NOT_NULL(test, rq);
+			rr2w_hold_reply(w, rq, true);
+		}
+		n = rpcrdma2_encode_credit_grant(msg, sizeof(msg),
+						 rpcrdma2_credit_word(32, 32));
+		rr2w_send(w, msg, n);
+	}
+	KUNIT_EXPECT_GT(test, seen, 1 + RPCRDMA2_SEQ_WINDOW);
+	KUNIT_EXPECT_TRUE(test, final);
+	KUNIT_ASSERT_NOT_NULL(test, rq);
+	rr2w_hold_reply(w, rq, false);
+	n = rr2w_msg(msg, xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
+	n += rr2w_reply(msg + n, xid, RPC_SUCCESS);
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+	for (i = 0; i < npages; i++)
+		__free_page(wr.pages[i]);
+}
+
 static void rr2w_knobs_reset(void *data)
 {
 	rr2c_knobs_reset();
@@ -3247,6 +3322,8 @@ static struct kunit_case rr2w_cases[] = {
 	KUNIT_CASE_PARAM(rr2w_v1_devclamp_tiny_caps_payload,
 			 rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v2_cont_03_error_after_call_sequence,
+			 rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v2_cont_03_resumed_call_ignores_held_reply,
 			 rr2w_link_gen_params),
 	{}
 };
