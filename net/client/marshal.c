@@ -118,6 +118,23 @@ static bool rr2c_v2_peer_takes_chunks(const struct rr2c *r)
 	return r->chunk_segs > 0 && r->seg_size > 0;
 }
 
+/*
+ * The payload a Version 1 chunk of @nsegs segments of @seg octets
+ * describes in any layout: a Reply chunk or Position-Zero Read chunk
+ * over a head, pages that start inside a page and a tail takes at most
+ * one segment each for the head and the tail and
+ * ceil((pages + 1) / pages_per_segment) for the pages.
+ */
+static u32 rr2c_v1_payload(u32 seg, u32 nsegs)
+{
+	u32 per = seg >> PAGE_SHIFT, pages;
+
+	if (nsegs < 3 || !per)
+		return PAGE_SIZE;
+	pages = (nsegs - 2) * per - 1;
+	return min_t(u32, RR2C_MAX_PAYLOAD, max_t(u32, pages, 1) << PAGE_SHIFT);
+}
+
 /**
  * rr2c_marshal_limits - size the chunks of a connection just settled
  * @r: the transport; its MRs are made and the version settled
@@ -129,21 +146,24 @@ static bool rr2c_v2_peer_takes_chunks(const struct rr2c *r)
  * whole header, so no chunk can have more).  Segments are whole pages,
  * so an RSSIZ below a page allows none: the Calls are then continued.
  *
- * Returns the payload (rsize and wsize) the connection carries: on
- * Version 2 RR2C_MAX_PAYLOAD, since what chunks cannot describe goes
- * by continuation; on Version 1, which has only chunks, the most that
- * a chunk of these segments describes in any layout: a Reply chunk or
- * Position-Zero Read chunk over a head, pages that start inside a page
- * and a tail takes at most one segment each for the head and the tail
- * and ceil((pages + 1) / pages_per_segment) for the pages.
+ * Returns the payload (rsize and wsize) the connection carries: what
+ * Version 1 chunks describe on this device (rr2c_v1_payload()), on
+ * either version.  Version 2 would carry RR2C_MAX_PAYLOAD by
+ * continuation, but the upper layer reads the payload once, at mount,
+ * and a later connection may settle Version 1 (a lost negotiation,
+ * V2-FRAME-19): the mount must not then ask for more than chunks can
+ * describe (#26 review e).  On a device with a FRWR depth of 32 pages
+ * or more that is RR2C_MAX_PAYLOAD anyway.
  */
 u32 rr2c_marshal_limits(struct rr2c *r)
 {
-	u32 seg = r->frwr.depth << PAGE_SHIFT;
-	u32 nsegs = RR2C_MAX_SEGS, per, pages;
+	u32 dev = r->frwr.depth << PAGE_SHIFT;
+	u32 seg, nsegs = RR2C_MAX_SEGS;
 
-	if (r->ep.dattr.max_mr_size < seg)
-		seg = r->ep.dattr.max_mr_size;
+	if (r->ep.dattr.max_mr_size < dev)
+		dev = r->ep.dattr.max_mr_size;
+	dev = round_down(dev, PAGE_SIZE);
+	seg = dev;
 	if (r->conn.vers == RPCRDMA2_VERS_2) {
 		seg = min(seg, r->conn.peer_props.rssiz);	/* V2-CHUNK-30 */
 		nsegs = min(nsegs, r->conn.peer_props.rcsiz);	/* V2-CHUNK-31 */
@@ -153,13 +173,7 @@ u32 rr2c_marshal_limits(struct rr2c *r)
 		nsegs = 0;
 	r->seg_size = seg;
 	r->chunk_segs = nsegs;
-	if (r->conn.vers == RPCRDMA2_VERS_2)
-		return RR2C_MAX_PAYLOAD;
-	per = seg >> PAGE_SHIFT;
-	if (nsegs < 3 || !per)
-		return PAGE_SIZE;
-	pages = (nsegs - 2) * per - 1;
-	return min_t(u32, RR2C_MAX_PAYLOAD, max_t(u32, pages, 1) << PAGE_SHIFT);
+	return rr2c_v1_payload(dev, RR2C_MAX_SEGS);
 }
 
 /**

@@ -3195,6 +3195,57 @@ static void rr2w_v1_devclamp_tiny_caps_payload(struct kunit *test)
 	rr2w_free_pages(rd.pages, RR2W_BIG >> PAGE_SHIFT);
 }
 
+/*
+ * #26 review (e): the upper layer reads the payload once, at mount.
+ * Under the tiny clamp a Version 2 connection offers no more than
+ * Version 1's chunks describe on the same device, so that a later
+ * connection that settles Version 1 (here after a lost negotiation,
+ * V2-FRAME-19) still serves the rsize and wsize the mount took.
+ */
+static void rr2w_v2_devclamp_tiny_payload_fits_v1(struct kunit *test)
+{
+	struct rr2w *w;
+	struct rpcrdma2_hdr h;
+	u8 msg[64], pl[64];
+	size_t v2, v1;
+	u32 n;
+
+	rr2w_devclamp(test, RPCRDMA2_DEVCLAMP_TINY);
+	w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	rr2w_call(w);
+	rr2w_accept(w);
+	rr2w_settle_v2(w);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
+	n += rr2w_reply(msg + n, h.xid, RPC_SUCCESS);
+	rr2w_send(w, msg, n);
+	KUNIT_ASSERT_EQ(test, rr2w_wait_call(w), 0);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_clnt_test_version(rr2w_xprt(w)),
+			RPCRDMA2_VERS_2);
+	v2 = rpc_max_payload(w->clnt);
+
+	/* the next connection's negotiation is lost: it settles Version 1 */
+	xprt_force_disconnect(rr2w_xprt(w));
+	rpcrdma2_test_server_reset(&w->srv);
+	rr2w_call(w);
+	rr2w_accept(w);
+	rr2w_take_connprop(w);
+	rr2w_hdr(msg, 0, RPCRDMA2_VERS_2, RDMA2_ERROR, RDMA2_F_RESPONSE);
+	put_unaligned_be32(RDMA2_ERR_BAD_XDR, msg + 20);
+	rr2w_send(w, msg, 24);
+	rpcrdma2_test_server_reset(&w->srv);
+	rr2w_accept(w);
+	rr2w_v1_null(w);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_clnt_test_version(rr2w_xprt(w)),
+			RPCRDMA2_VERS_1);
+	v1 = rpc_max_payload(w->clnt);
+	KUNIT_EXPECT_LT(test, v1, RR2W_BIG);
+	KUNIT_EXPECT_LE_MSG(test, v2, v1,
+			    "the mount took %zu on Version 2, Version 1 carries %zu",
+			    v2, v1);
+}
+
 static const struct rr2w_param rr2w_links[] = {
 	{ RPCRDMA2_TEST_RXE, RPCRDMA2_DEVCLAMP_NONE },
 	{ RPCRDMA2_TEST_SIW, RPCRDMA2_DEVCLAMP_NONE },
@@ -3320,6 +3371,8 @@ static struct kunit_case rr2w_cases[] = {
 	KUNIT_CASE_PARAM(rr2w_v1_devclamp_iwarp_1m_reply_chunk,
 			 rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v1_devclamp_tiny_caps_payload,
+			 rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v2_devclamp_tiny_payload_fits_v1,
 			 rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v2_cont_03_error_after_call_sequence,
 			 rr2w_link_gen_params),
