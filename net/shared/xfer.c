@@ -65,6 +65,7 @@ int rpcrdma2_pool_init(struct rpcrdma2_pool *p, struct rpcrdma2_ep *ep)
 	spin_lock_init(&p->lock);
 	spin_lock_init(&p->gate);
 	p->in_seq = false;
+	p->broken = false;
 	p->nheld = 0;
 	p->ep = ep;
 	p->free = kcalloc(n, sizeof(*p->free), GFP_KERNEL);
@@ -145,7 +146,8 @@ static int pool_post_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len,
  *
  * Returns 0, or a negative errno after which the caller closes the
  * connection: a peer that is owed a control message and cannot get it
- * would wait for ever.
+ * would wait for ever.  After rpcrdma2_pool_seq_abort() nothing is
+ * posted any more (-ENOTCONN).
  */
 int rpcrdma2_pool_send_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len)
 {
@@ -171,7 +173,9 @@ int rpcrdma2_pool_send_ctrl_ctx(struct rpcrdma2_pool *p, const void *msg,
 	if (!len)
 		return -EINVAL;
 	spin_lock(&p->gate);
-	if (!p->in_seq || WARN_ON_ONCE(ctx)) {
+	if (p->broken) {
+		ret = -ENOTCONN;	/* it would land in a broken message */
+	} else if (!p->in_seq || WARN_ON_ONCE(ctx)) {
 		ret = pool_post_ctrl(p, msg, len, ctx);
 	} else if (p->nheld == ARRAY_SIZE(p->held) ||
 		   len > sizeof(held->buf)) {
@@ -201,6 +205,8 @@ int rpcrdma2_pool_send_ctrl_ctx(struct rpcrdma2_pool *p, const void *msg,
  */
 int rpcrdma2_pool_send_ack(struct rpcrdma2_pool *p, const void *msg, u32 len)
 {
+	if (READ_ONCE(p->broken))
+		return -ENOTCONN;
 	return pool_post_ctrl(p, msg, len, NULL);
 }
 
@@ -238,6 +244,32 @@ int rpcrdma2_pool_seq_end(struct rpcrdma2_pool *p)
 	p->nheld = 0;
 	spin_unlock(&p->gate);
 	return ret;
+}
+
+/**
+ * rpcrdma2_pool_seq_abort - the sequence failed part way: drop what was
+ *	held, and post no control message from now on
+ * @p: the pool; instead of rpcrdma2_pool_seq_end(), and safe without
+ *	rpcrdma2_pool_seq_begin()
+ *
+ * The peer is reassembling a message that will never be finished, so
+ * anything sent after the Sends that went out would be read as part of
+ * it (V2-CONT-03).  The caller closes the connection, and the peer
+ * learns of the failure from that; window acknowledgments stop too.
+ *
+ * Returns the number of held messages dropped.
+ */
+u32 rpcrdma2_pool_seq_abort(struct rpcrdma2_pool *p)
+{
+	u32 dropped;
+
+	spin_lock(&p->gate);
+	p->in_seq = false;
+	WRITE_ONCE(p->broken, true);
+	dropped = p->nheld;
+	p->nheld = 0;
+	spin_unlock(&p->gate);
+	return dropped;
 }
 
 /* Is a data Send buffer free right now? */

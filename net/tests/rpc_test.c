@@ -3885,6 +3885,76 @@ static void rr2r_svc_v2_cont_03_error_after_reply_sequence(struct kunit *test)
 			    err_at, final_at);
 }
 
+/*
+ * V2-CONT-03: an error held for the end of a continued Reply is never
+ * sent after a Reply that ends part way.  As in the case above, the
+ * server waits for the first window's acknowledgment with an
+ * INVAL_HTYPE held; then the Reply's next Send is made to fail to post
+ * (as on a QP in error) and the acknowledgment is sent.  The client
+ * would read anything after the partial Reply as part of it: the
+ * server drops the held error and closes the connection, so the raw
+ * client sees no RDMA2_ERROR before the connection goes.
+ */
+static void rr2r_svc_v2_cont_03_failed_sequence_drops_held(struct kunit *test)
+{
+	const u32 xid = 0xc3100, len = 18 * 4060 + 1000;
+	u32 n, seen = 0, errors = 0, k;
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_hdr h;
+	u8 msg[128], *b;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_send_faults_off,
+							   NULL));
+	raw = rr2r_raw_n(test, 24);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	n = rr2r_msg2(msg, xid, 0);
+	n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_GET);
+	n += rr2r_args(msg + n, 0x5eed, len);
+	rr2r_raw_send(test, raw, msg, n);
+
+	/* the first window, up to where the server waits for its ack */
+	for (k = 1; k <= 1 + RPCRDMA2_SEQ_WINDOW; k++) {
+		rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+		KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+		KUNIT_ASSERT_EQ(test, h.xid, xid);
+		KUNIT_ASSERT_TRUE(test, h.flags & RDMA2_F_MORE);
+	}
+	/* an error is held; then the Reply's next Send fails */
+	n = rr2r_hdr(msg, 0x4444, RPCRDMA2_VERS_2, 0x77, 0);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2s_test_fail_sends(1);
+	n = rpcrdma2_encode_credit_grant(msg, sizeof(msg),
+					 rpcrdma2_credit_word(8, 8));
+	rr2r_raw_send(test, raw, msg, n);
+
+	/*
+	 * The connection goes; then whatever arrived before it.  (On siw
+	 * a Send posted just before the disconnect may not be delivered,
+	 * so rxe is the link that sees a held error go out.)
+	 */
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      wait_for_completion_timeout(&raw->client.cm_event,
+							  30 * HZ),
+			      "the connection stayed up after a partial Reply");
+	msleep(200);
+	while (completion_done(&raw->client.recv_done) &&
+	       !rpcrdma2_test_wait_recv(&raw->client)) {
+		b = rpcrdma2_test_recv_buf(&raw->client);
+		if (rpcrdma2_test_recv_len(&raw->client) >= 16 &&
+		    get_unaligned_be32(b + 12) == RDMA2_ERROR)
+			errors++;
+		else
+			seen++;
+		if (rpcrdma2_test_post_recv(&raw->client))
+			break;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, errors, 0,
+			    "a held error went out after a partial Reply");
+	KUNIT_EXPECT_EQ(test, seen, 0);
+}
+
 static int rr2r_suite_init(struct kunit_suite *suite)
 {
 	int i, port;
@@ -4248,6 +4318,8 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_v2_cred_04_continued_over_grant_closes,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_v2_cont_03_error_after_reply_sequence,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_v2_cont_03_failed_sequence_drops_held,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_cmp_rinv_04_plain_send_without_r,
 			 rr2r_link_gen_params),
