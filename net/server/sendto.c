@@ -52,7 +52,9 @@ void rr2s_send_done(struct rpcrdma2_send *sd)
 	sd->ctx = NULL;
 	if (wl)
 		rr2s_wlist_done(c, wl);
-	rpcrdma2_pool_put(&c->pool, sd);
+	/* it may post an error that waited for a control buffer */
+	if (rpcrdma2_pool_put(&c->pool, sd))
+		rr2s_close(c);
 	if (sd->status != IB_WC_SUCCESS) {
 		if (sd->status != IB_WC_WR_FLUSH_ERR)
 			trace_rpcrdma2_wc_error(&c->b.xprt.xpt_remote, "send",

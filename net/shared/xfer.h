@@ -60,8 +60,10 @@ struct rpcrdma2_ctrl_held {
  * E-31): between rpcrdma2_pool_seq_begin() and rpcrdma2_pool_seq_end()
  * a control message is held and goes out after the sequence's final
  * Send.  Window acknowledgments are the one exception (see xfer.c).  A
- * sequence that fails part way drops what is held, and no control
- * message goes out after it (@broken).
+ * control message that finds every control buffer taken is held too,
+ * until one comes back (rpcrdma2_pool_put()).  A sequence that fails
+ * part way drops what is held, and no control message goes out after
+ * it (@broken).
  */
 struct rpcrdma2_pool {
 	spinlock_t		lock;		/* protects the free lists */
@@ -81,7 +83,7 @@ struct rpcrdma2_pool {
 int rpcrdma2_pool_init(struct rpcrdma2_pool *p, struct rpcrdma2_ep *ep);
 void rpcrdma2_pool_destroy(struct rpcrdma2_pool *p);
 struct rpcrdma2_send *rpcrdma2_pool_get(struct rpcrdma2_pool *p, bool ctrl);
-void rpcrdma2_pool_put(struct rpcrdma2_pool *p, struct rpcrdma2_send *sd);
+int rpcrdma2_pool_put(struct rpcrdma2_pool *p, struct rpcrdma2_send *sd);
 bool rpcrdma2_pool_avail(struct rpcrdma2_pool *p);
 int rpcrdma2_pool_send_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len);
 int rpcrdma2_pool_send_ctrl_ctx(struct rpcrdma2_pool *p, const void *msg,

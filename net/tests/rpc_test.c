@@ -3955,6 +3955,84 @@ static void rr2r_svc_v2_cont_03_failed_sequence_drops_held(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seen, 0);
 }
 
+/*
+ * V2-CONT-03, V2-SEC-17: an error held for the end of a continued
+ * Reply is not lost when the control Send buffers are all taken then
+ * (window acknowledgments take them, even inside a sequence): it waits
+ * for one to come back, and the connection stays up.  As above, the
+ * server waits for the first window's acknowledgment; the test takes
+ * every control buffer of the server's pool, as acknowledgments in
+ * flight would, the client sends a message with an unknown htype
+ * (INVAL_HTYPE is held) and the acknowledgment, and the Reply ends.
+ * Only when the buffers come back does the error go out; then a NULL
+ * Call is answered on the same connection.
+ */
+static void rr2r_svc_v2_cont_03_held_waits_for_ctrl_buffer(struct kunit *test)
+{
+	struct rpcrdma2_send *taken[RPCRDMA2_CTRL_SENDS];
+	const u32 xid = 0xc3200, len = 18 * 4060 + 1000;
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_send *sd;
+	struct rpcrdma2_hdr h;
+	struct rr2s_conn *c;
+	u32 n, k, ntaken = 0;
+	u8 msg[128], *b;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	raw = rr2r_raw_n(test, 24);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	c = rr2r_svc_conn(test, raw);
+	svc_xprt_get(&c->b.xprt);	/* the pool outlives a closed one */
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_svc_xprt_put,
+							   &c->b.xprt));
+	n = rr2r_msg2(msg, xid, 0);
+	n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_GET);
+	n += rr2r_args(msg + n, 0x5eed, len);
+	rr2r_raw_send(test, raw, msg, n);
+	for (k = 1; k <= 1 + RPCRDMA2_SEQ_WINDOW; k++) {
+		rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+		KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+		KUNIT_ASSERT_TRUE(test, h.flags & RDMA2_F_MORE);
+	}
+
+	/* every control buffer taken (the CONNPROP's may be completing) */
+	for (k = 0; k < 100 && ntaken < RPCRDMA2_CTRL_SENDS; k++) {
+		while (ntaken < RPCRDMA2_CTRL_SENDS &&
+		       (sd = rpcrdma2_pool_get(&c->pool, true)))
+			taken[ntaken++] = sd;
+		if (ntaken < RPCRDMA2_CTRL_SENDS)
+			msleep(20);
+	}
+	KUNIT_ASSERT_EQ(test, ntaken, RPCRDMA2_CTRL_SENDS);
+
+	n = rr2r_hdr(msg, 0x4444, RPCRDMA2_VERS_2, 0x77, 0);
+	rr2r_raw_send(test, raw, msg, n);
+	n = rpcrdma2_encode_credit_grant(msg, sizeof(msg),
+					 rpcrdma2_credit_word(8, 8));
+	rr2r_raw_send(test, raw, msg, n);
+	do {
+		rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+		KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+		KUNIT_ASSERT_EQ(test, h.xid, xid);
+	} while (h.flags & RDMA2_F_MORE);
+	msleep(200);		/* the Reply's sender has ended its sequence */
+
+	/* the buffers come back, as their completions would bring them */
+	while (ntaken)
+		rpcrdma2_pool_put(&c->pool, taken[--ntaken]);
+	KUNIT_ASSERT_EQ_MSG(test, rpcrdma2_test_wait_recv(&raw->client), 0,
+			    "the error held for a control buffer was lost");
+	b = rpcrdma2_test_recv_buf(&raw->client);
+	KUNIT_EXPECT_GE(test, rpcrdma2_test_recv_len(&raw->client), 24);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(b), 0x4444);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(b + 12), RDMA2_ERROR);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(b + 20),
+			RDMA2_ERR_INVAL_HTYPE);
+	KUNIT_ASSERT_EQ(test, 0, rpcrdma2_test_post_recv(&raw->client));
+	rr2r_expect_null_reply_next(test, raw, msg, 0xc3201);
+}
+
 static int rr2r_suite_init(struct kunit_suite *suite)
 {
 	int i, port;
@@ -4320,6 +4398,8 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_v2_cont_03_error_after_reply_sequence,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_v2_cont_03_failed_sequence_drops_held,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_v2_cont_03_held_waits_for_ctrl_buffer,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_cmp_rinv_04_plain_send_without_r,
 			 rr2r_link_gen_params),
