@@ -3447,6 +3447,105 @@ static void rr2r_bc1_rdir_backward_call_v1(struct kunit *test)
 					    0x51, &res), -EMSGSIZE);
 }
 
+/* A Version 1 backward Reply to @xid granting @credit backward credits. */
+static void rr2r_bc1_reply(struct kunit *test, struct rpcrdma2_test_conn *raw,
+			   u32 xid, u32 credit)
+{
+	u8 msg[64];
+	u32 n;
+
+	n = rr2r_msg1(msg, xid);
+	put_unaligned_be32(credit, msg + 8);
+	n += rr2r_rpc_reply(msg + n, xid, RPC_SUCCESS);
+	rr2r_raw_send(test, raw, msg, n);
+}
+
+/* The next backward Call from the server; its XID. */
+static u32 rr2r_bc1_take_call(struct kunit *test,
+			      struct rpcrdma2_test_conn *raw)
+{
+	struct rpcrdma2_hdr h;
+	u8 pl[64];
+	u32 plen;
+
+	plen = rr2r_take(test, &raw->client, RPCRDMA2_VERS_1, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA_MSG);
+	KUNIT_ASSERT_GE(test, plen, 24);
+	KUNIT_ASSERT_EQ(test, get_unaligned_be32(pl + 4), RPC_CALL);
+	return h.xid;
+}
+
+/* Wait for a backward Call's thread, then free it. */
+static void rr2r_bc_done(struct kunit *test, struct rr2r_bc_call *bc)
+{
+	if (!wait_for_completion_timeout(&bc->done, 60 * HZ)) {
+		rr2r_bc_abandon(test, bc);
+		KUNIT_FAIL(test, "a backward Call did not complete");
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, bc->status, 0);
+	kfree(bc);
+}
+
+/*
+ * BC1-CRED-04: the server keeps its outstanding backward Calls within
+ * the backward credits the client grants in its backward Replies
+ * (RFC 8167 section 2.5).  A Version 1 raw client answers the first
+ * backward Call with a credit of 1: of two Calls started together,
+ * the second goes out only after the first's Reply, which grants 2;
+ * then two Calls are outstanding at once, and no more.
+ */
+static void rr2r_bc1_cred_04_backward_calls_within_credit(struct kunit *test)
+{
+	/* asserts BC1-CRED-04 */
+	struct rr2r_bc_call *a, *b, *d;
+	struct rpcrdma2_test_conn *raw;
+	struct rpc_clnt *clnt;
+	struct rpcrdma2_hdr h;
+	u32 n, x1, x2, x3;
+	u8 msg[128], pl[64];
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	raw = rr2r_raw_n(test, 4);
+	n = rr2r_msg1(msg, 0xb401);
+	n += rr2r_rpc_call(msg + n, 0xb401, RR2R_PROG, RR2R_NULL);
+	rr2r_raw_send(test, raw, msg, n);
+	n = rr2r_take(test, &raw->client, RPCRDMA2_VERS_1, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA_MSG);
+	clnt = rr2r_bc_clnt(test, raw);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(clnt));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_clnt_cleanup,
+							   clnt));
+
+	/* the first Call; its Reply grants one backward credit */
+	a = rr2r_bc_start(test, clnt, RR2R_NULL, NULL, 0, 0);
+	x1 = rr2r_bc1_take_call(test, raw);
+	rr2r_bc1_reply(test, raw, x1, 1);
+	rr2r_bc_done(test, a);
+
+	/* two at once: one goes out, the other waits for its Reply */
+	a = rr2r_bc_start(test, clnt, RR2R_NULL, NULL, 0, 0);
+	b = rr2r_bc_start(test, clnt, RR2R_NULL, NULL, 0, 0);
+	x1 = rr2r_bc1_take_call(test, raw);
+	msleep(1000);
+	KUNIT_EXPECT_FALSE_MSG(test, completion_done(&raw->client.recv_done),
+			       "2 backward Calls outstanding with 1 credit");
+	rr2r_bc1_reply(test, raw, x1, 2);
+	x2 = rr2r_bc1_take_call(test, raw);
+	KUNIT_EXPECT_NE(test, x1, x2);
+
+	/* now 2 may be outstanding: a third goes out before any Reply */
+	d = rr2r_bc_start(test, clnt, RR2R_NULL, NULL, 0, 0);
+	x3 = rr2r_bc1_take_call(test, raw);
+	KUNIT_EXPECT_NE(test, x3, x2);
+	rr2r_bc1_reply(test, raw, x2, 2);
+	rr2r_bc1_reply(test, raw, x3, 2);
+	rr2r_bc_done(test, a);
+	rr2r_bc_done(test, b);
+	rr2r_bc_done(test, d);
+}
+
 /*
  * CMP-RINV-04, CMP-RINV-01: a client whose connection request carried
  * no RFC 8797 record, or one that is not valid, has not said it takes
@@ -4391,6 +4490,8 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_rejected_calls_never_run,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_bc1_rdir_backward_call_v1, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_bc1_cred_04_backward_calls_within_credit,
+			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_v2_cred_04_nomsg_over_grant_closes,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_v2_cred_04_continued_over_grant_closes,

@@ -272,6 +272,23 @@ TRACE_EVENT(rpcrdma2_svc_seq_abort,
 		      __entry->dropped)
 );
 
+/*
+ * The backward credits a client's reverse Reply granted (BC1-CRED-04),
+ * and the reverse Calls the server may now have outstanding.
+ */
+TRACE_EVENT(rpcrdma2_svc_bc_grant,
+	    TP_PROTO(u32 xid, u32 grant, u32 window),
+	    TP_ARGS(xid, grant, window),
+	    TP_STRUCT__entry(__field(u32, xid)
+			     __field(u32, grant)
+			     __field(u32, window)),
+	    TP_fast_assign(__entry->xid = xid;
+			   __entry->grant = grant;
+			   __entry->window = window;),
+	    TP_printk("xid=0x%08x granted=%u window=%u", __entry->xid,
+		      __entry->grant, __entry->window)
+);
+
 TRACE_EVENT(rpcrdma2_svc_grant,
 	    TP_PROTO(u32 old, u32 grant),
 	    TP_ARGS(old, grant),
