@@ -921,6 +921,7 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 		ret = more < 0 ? more : rpcrdma2_ep_post_send(sd, len, 0);
 		if (ret) {
 			rpcrdma2_pool_put(&r->pool, sd);
+			rpcrdma2_pool_seq_abort(&r->pool);
 			r->tx_req = NULL;
 			spin_unlock(&r->tx_lock);
 			xprt_force_disconnect(xprt);

@@ -14,6 +14,17 @@
  * it from a forward Call by the RPC msg_type and hands it here to be
  * matched by XID.
  *
+ * Backward credits (BC1-CRED-04, seed 002 section 2.1.2): the client
+ * says how many reverse Calls it takes at once in the credit word of
+ * each of its reverse Replies (seed 002 section 2.5; on Version 2 the
+ * grant half, E-14).  The rpc_xprt's congestion window is that number, as
+ * the stock svcrdma keeps it: a Call takes a slot of the window when
+ * it is sent and gives it back when its Reply is taken or it is let
+ * go, so the Calls outstanding never exceed the client's last grant.
+ * Until its first Reply the client has granted nothing, and one Call at
+ * a time goes out; never more than RR2S_BC_SLOTS, the Receives kept for
+ * the Replies (BC1-CRED-11).
+ *
  * Called by: net/sunrpc (xprt_create_transport and the rpc_xprt_ops for
  * nfsd's callback client), the server's receive path.
  */
@@ -27,6 +38,7 @@
 #include <linux/unaligned.h>
 
 #include "server/server.h"
+#include <trace/events/rpcrdma2.h>
 
 static struct xprt_class rr2b_class;
 
@@ -79,6 +91,9 @@ static int rr2b_send_request(struct rpc_rqst *req)
 	c = rr2s_conn(sx);
 	if (!rr2s_bc_allowed(c))
 		return -ENOTCONN;		/* V2-RDIR-11 */
+	/* BC1-CRED-04: within the client's backward credits, or wait */
+	if (!xprt_request_get_cong(req->rq_xprt, req))
+		return -EBADSLT;
 	/* continued only to a client at BRS CONT or above (V2-RDIR-12) */
 	tx.single = rpcrdma2_rdir_single(&c->conn);
 	mutex_lock(&sx->xpt_mutex);
@@ -111,11 +126,13 @@ static void rr2b_destroy(struct rpc_xprt *xprt)
 	module_put(THIS_MODULE);	/* taken in rr2b_setup() */
 }
 
+/* the _cong variants keep the Calls within the window (BC1-CRED-04) */
 static const struct rpc_xprt_ops rr2b_ops = {
-	.reserve_xprt		= xprt_reserve_xprt,
-	.release_xprt		= xprt_release_xprt,
+	.reserve_xprt		= xprt_reserve_xprt_cong,
+	.release_xprt		= xprt_release_xprt_cong,
 	.alloc_slot		= xprt_alloc_slot,
 	.free_slot		= xprt_free_slot,
+	.release_request	= xprt_release_rqst_cong,
 	.buf_alloc		= rpc_malloc,
 	.buf_free		= rpc_free,
 	.send_request		= rr2b_send_request,
@@ -160,6 +177,7 @@ static struct rpc_xprt *rr2b_setup(struct xprt_create *args)
 	memcpy(&xprt->addr, args->dstaddr, args->addrlen);
 	rpcrdma2_xprt_addresses(xprt);
 	xprt->max_payload = PAGE_SIZE;	/* what clients take in callbacks */
+	xprt->cwnd = RPC_CWNDSCALE;	/* one Call until the client grants */
 	xprt_set_bound(xprt);
 	xprt_set_connected(xprt);
 
@@ -170,16 +188,37 @@ static struct rpc_xprt *rr2b_setup(struct xprt_create *args)
 	return xprt;
 }
 
+/*
+ * BC1-CRED-04: the client's backward credits, from its Reply's credit
+ * word, become the window of Calls outstanding: at most RR2S_BC_SLOTS
+ * (the rpc_xprt's slots).  A word that grants nothing (0, which
+ * BC1-CRED-06 forbids) leaves the window as it was (V2-CRED-03), so it
+ * never drops below one Call.
+ */
+static void rr2b_set_credits(struct rpc_xprt *xprt, __be32 xid, u32 grant)
+{
+	u32 window = min_t(u32, grant, xprt->max_reqs);
+
+	trace_rpcrdma2_svc_bc_grant(be32_to_cpu(xid), grant, window);
+	if (!window)
+		return;
+	spin_lock(&xprt->transport_lock);
+	xprt->cwnd = window << RPC_CWNDSHIFT;
+	spin_unlock(&xprt->transport_lock);
+}
+
 /**
  * rr2s_bc_reply - a Reply to a reverse Call arrived
  * @c: the connection
+ * @grant: the backward credits its header grants (rpcrdma2_credit_in())
  * @data: the RPC Reply, or NULL when it was reassembled into @pages
  * @len: its length
  * @pages: the reassembled Reply, or NULL
  *
- * Called from the receive path; a Reply that matches nothing is dropped.
+ * Called from the receive path; a Reply that matches nothing is dropped,
+ * its credit word too.
  */
-void rr2s_bc_reply(struct rr2s_conn *c, const void *data, u32 len,
+void rr2s_bc_reply(struct rr2s_conn *c, u32 grant, const void *data, u32 len,
 		   struct page **pages)
 {
 	struct rpc_xprt *xprt = READ_ONCE(c->b.xprt.xpt_bc_xprt);
@@ -197,6 +236,8 @@ void rr2s_bc_reply(struct rr2s_conn *c, const void *data, u32 len,
 	spin_unlock(&xprt->queue_lock);
 	if (!req)
 		return;
+	/* before the Call completes and gives back its slot of the window */
+	rr2b_set_credits(xprt, xid, grant);
 	if (data) {
 		copied = rpcrdma2_copy_to_xdr(&req->rq_private_buf, 0, data,
 					      len);

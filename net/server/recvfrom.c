@@ -304,7 +304,9 @@ static bool rr2s_recv_call(struct rr2s_conn *c, struct rpcrdma2_recv *rv,
 		if (!c->asm_call) {
 			/* a Reply to one of our reverse Calls (RFC 8167) */
 			kfree(ch);
-			rr2s_bc_reply(c, payload, plen, NULL);
+			rr2s_bc_reply(c, rpcrdma2_credit_in(c->conn.vers,
+							    h->credit),
+				      payload, plen, NULL);
 			return false;
 		}
 		m = &c->slots[rv - c->ep.recvs];
@@ -331,7 +333,9 @@ static bool rr2s_recv_call(struct rr2s_conn *c, struct rpcrdma2_recv *rv,
 		if (c->asm_call) {
 			rr2s_queue(c, m);
 		} else {
-			rr2s_bc_reply(c, NULL, m->len, m->pages);
+			rr2s_bc_reply(c, rpcrdma2_credit_in(c->conn.vers,
+							    h->credit),
+				      NULL, m->len, m->pages);
 			rr2s_msg_free(m);
 		}
 	}

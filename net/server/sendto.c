@@ -52,7 +52,9 @@ void rr2s_send_done(struct rpcrdma2_send *sd)
 	sd->ctx = NULL;
 	if (wl)
 		rr2s_wlist_done(c, wl);
-	rpcrdma2_pool_put(&c->pool, sd);
+	/* it may post an error that waited for a control buffer */
+	if (rpcrdma2_pool_put(&c->pool, sd))
+		rr2s_close(c);
 	if (sd->status != IB_WC_SUCCESS) {
 		if (sd->status != IB_WC_WR_FLUSH_ERR)
 			trace_rpcrdma2_wc_error(&c->b.xprt.xpt_remote, "send",
@@ -149,18 +151,27 @@ static int rr2s_post_sends(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
  * V2-CONT-03 (E-31): no error or exchange message goes out between the
  * Sends of a continued message; one sent meanwhile from the receive
  * side is held and follows the final Send.  Window acknowledgments
- * still go out at once (rpcrdma2_pool_send_ack()).
+ * still go out at once (rpcrdma2_pool_send_ack()).  If a Send fails
+ * part way, what was held is dropped, not posted after a message the
+ * client will never see the end of; the connection closes.
  */
 static int rr2s_post_msg(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
 			 u32 nmsgs, u32 inv_rkey, struct rr2s_wlist *wl)
 {
+	u32 dropped;
 	int ret;
 
 	if (nmsgs == 1)
 		return rr2s_post_sends(c, tx, nmsgs, inv_rkey, wl);
 	rpcrdma2_pool_seq_begin(&c->pool);
 	ret = rr2s_post_sends(c, tx, nmsgs, inv_rkey, wl);
-	if (rpcrdma2_pool_seq_end(&c->pool) && !ret)
+	if (ret) {
+		dropped = rpcrdma2_pool_seq_abort(&c->pool);
+		trace_rpcrdma2_svc_seq_abort(tx->xid, tx->msgno, nmsgs,
+					     dropped);
+		return ret;
+	}
+	if (rpcrdma2_pool_seq_end(&c->pool))
 		ret = -ENOTCONN;	/* the Reply is out, the rest is not */
 	return ret;
 }

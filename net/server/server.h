@@ -48,7 +48,11 @@
 #define RR2S_RELISTEN_DELAY	(2 * HZ)
 #define RR2S_SEND_TIMEOUT	(30 * HZ)
 
-/* Reverse Replies the server keeps Receives for (the client's slots). */
+/*
+ * Reverse Replies the server keeps Receives for (the client's slots),
+ * and so the most reverse Calls it ever has outstanding; fewer when the
+ * client grants fewer backward credits (BC1-CRED-04, backchannel.c).
+ */
 #define RR2S_BC_SLOTS		4
 /* Calls a connection may have here per credit granted (recvfrom.c) */
 #define RR2S_GRANT_SLACK	2
@@ -343,7 +347,7 @@ void rr2s_test_fail_sends(int n);
 int rr2s_bc_register(void);
 void rr2s_bc_unregister(void);
 const char *rr2s_bc_level(const struct rr2s_conn *c);
-void rr2s_bc_reply(struct rr2s_conn *c, const void *data, u32 len,
+void rr2s_bc_reply(struct rr2s_conn *c, u32 grant, const void *data, u32 len,
 		   struct page **pages);
 
 #endif /* RPCRDMA2_SERVER_H */

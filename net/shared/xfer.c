@@ -65,6 +65,7 @@ int rpcrdma2_pool_init(struct rpcrdma2_pool *p, struct rpcrdma2_ep *ep)
 	spin_lock_init(&p->lock);
 	spin_lock_init(&p->gate);
 	p->in_seq = false;
+	p->broken = false;
 	p->nheld = 0;
 	p->ep = ep;
 	p->free = kcalloc(n, sizeof(*p->free), GFP_KERNEL);
@@ -113,6 +114,21 @@ struct rpcrdma2_send *rpcrdma2_pool_get(struct rpcrdma2_pool *p, bool ctrl)
 	return sd;
 }
 
+/* Give @sd back; true if it is a control buffer. */
+static bool pool_put_buf(struct rpcrdma2_pool *p, struct rpcrdma2_send *sd)
+{
+	u32 idx = sd - p->ep->sends;
+	unsigned long flags;
+
+	spin_lock_irqsave(&p->lock, flags);
+	if (idx < RPCRDMA2_CTRL_SENDS)
+		p->ctrl[p->nctrl_free++] = idx;
+	else
+		p->free[p->nfree++] = idx;
+	spin_unlock_irqrestore(&p->lock, flags);
+	return idx < RPCRDMA2_CTRL_SENDS;
+}
+
 /* Post a control message from the reserve, now. */
 static int pool_post_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len,
 			  void *ctx)
@@ -128,9 +144,54 @@ static int pool_post_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len,
 	sd->ctx = ctx;
 	if (rpcrdma2_ep_post_send(sd, len, 0)) {
 		sd->ctx = NULL;
-		rpcrdma2_pool_put(p, sd);
+		pool_put_buf(p, sd);	/* under the gate: no flush */
 		return -EIO;
 	}
+	return 0;
+}
+
+/*
+ * Hold a control message until it may go and a control buffer is free.
+ * Under the gate.
+ */
+static int pool_hold(struct rpcrdma2_pool *p, const void *msg, u32 len)
+{
+	struct rpcrdma2_ctrl_held *held;
+
+	if (p->nheld == ARRAY_SIZE(p->held) || len > sizeof(held->buf))
+		return -ENOBUFS;	/* V2-SEC-17: a peer piling them up */
+	held = &p->held[p->nheld++];
+	memcpy(held->buf, msg, len);
+	held->len = len;
+	return 0;
+}
+
+/*
+ * Post what is held, oldest first, as far as control buffers go; the
+ * rest stays held for the next buffer that comes back
+ * (rpcrdma2_pool_put()).  Under the gate.  Returns 0, or a negative
+ * errno when a post failed: the connection is broken, what was held is
+ * dropped, and the caller closes the connection.
+ */
+static int pool_flush_held(struct rpcrdma2_pool *p)
+{
+	u32 i;
+	int ret;
+
+	if (p->in_seq || !p->nheld)
+		return 0;
+	for (i = 0; i < p->nheld; i++) {
+		ret = pool_post_ctrl(p, p->held[i].buf, p->held[i].len, NULL);
+		if (ret == -ENOBUFS)
+			break;
+		if (ret) {
+			p->nheld = 0;
+			WRITE_ONCE(p->broken, true);
+			return ret;
+		}
+	}
+	p->nheld -= i;
+	memmove(p->held, p->held + i, p->nheld * sizeof(p->held[0]));
 	return 0;
 }
 
@@ -141,11 +202,15 @@ static int pool_post_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len,
  * @len: its length; 0 means it could not be encoded
  *
  * Inside one of our sequences the message is held and goes out right
- * after the sequence's final Send (rpcrdma2_pool_seq_end()).
+ * after the sequence's final Send (rpcrdma2_pool_seq_end()).  One that
+ * finds every control buffer taken (window acknowledgments take them
+ * too, even inside a sequence) is held until one comes back, and never
+ * overtakes one held before it.
  *
  * Returns 0, or a negative errno after which the caller closes the
  * connection: a peer that is owed a control message and cannot get it
- * would wait for ever.
+ * would wait for ever.  After rpcrdma2_pool_seq_abort() nothing is
+ * posted any more (-ENOTCONN).
  */
 int rpcrdma2_pool_send_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len)
 {
@@ -160,28 +225,32 @@ int rpcrdma2_pool_send_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len)
  * @len: its length; 0 means it could not be encoded
  * @ctx: the owner's; still the caller's when this fails.  Only the
  *	sender of our sequences passes one, between them, so a message
- *	with @ctx is never held.
+ *	with @ctx is never held: it is posted now or fails with -ENOBUFS.
  */
 int rpcrdma2_pool_send_ctrl_ctx(struct rpcrdma2_pool *p, const void *msg,
 				u32 len, void *ctx)
 {
-	struct rpcrdma2_ctrl_held *held;
 	int ret;
 
 	if (!len)
 		return -EINVAL;
 	spin_lock(&p->gate);
-	if (!p->in_seq || WARN_ON_ONCE(ctx)) {
-		ret = pool_post_ctrl(p, msg, len, ctx);
-	} else if (p->nheld == ARRAY_SIZE(p->held) ||
-		   len > sizeof(held->buf)) {
-		ret = -ENOBUFS;		/* V2-SEC-17: a peer piling them up */
-	} else {
-		held = &p->held[p->nheld++];
-		memcpy(held->buf, msg, len);
-		held->len = len;
-		ret = 0;
+	if (p->broken) {
+		ret = -ENOTCONN;	/* it would land in a broken message */
+		goto out;
 	}
+	if (!p->in_seq || WARN_ON_ONCE(ctx)) {
+		ret = pool_flush_held(p);
+		if (ret)
+			goto out;
+		if (!p->nheld || ctx) {
+			ret = pool_post_ctrl(p, msg, len, ctx);
+			if (ret != -ENOBUFS || ctx)
+				goto out;
+		}
+	}
+	ret = pool_hold(p, msg, len);
+out:
 	spin_unlock(&p->gate);
 	return ret;
 }
@@ -201,6 +270,8 @@ int rpcrdma2_pool_send_ctrl_ctx(struct rpcrdma2_pool *p, const void *msg,
  */
 int rpcrdma2_pool_send_ack(struct rpcrdma2_pool *p, const void *msg, u32 len)
 {
+	if (READ_ONCE(p->broken))
+		return -ENOTCONN;
 	return pool_post_ctrl(p, msg, len, NULL);
 }
 
@@ -221,23 +292,48 @@ void rpcrdma2_pool_seq_begin(struct rpcrdma2_pool *p)
  *	what was held, in order, before anything else
  * @p: the pool
  *
+ * What finds no control buffer (window acknowledgments may hold them
+ * all) stays held and goes out, in order, as they come back: never
+ * dropped, and no reason to close the connection.
+ *
  * Returns 0, or a negative errno after which the caller closes the
  * connection.
  */
 int rpcrdma2_pool_seq_end(struct rpcrdma2_pool *p)
 {
-	int ret = 0;
-	u32 i;
+	int ret;
 
 	spin_lock(&p->gate);
 	p->in_seq = false;
-	for (i = 0; i < p->nheld; i++)
-		if (!ret)
-			ret = pool_post_ctrl(p, p->held[i].buf, p->held[i].len,
-					     NULL);
-	p->nheld = 0;
+	ret = pool_flush_held(p);
 	spin_unlock(&p->gate);
 	return ret;
+}
+
+/**
+ * rpcrdma2_pool_seq_abort - the sequence failed part way: drop what was
+ *	held, and post no control message from now on
+ * @p: the pool; instead of rpcrdma2_pool_seq_end(), and safe without
+ *	rpcrdma2_pool_seq_begin()
+ *
+ * The peer is reassembling a message that will never be finished, so
+ * anything sent after the Sends that went out would be read as part of
+ * it (V2-CONT-03).  The caller closes the connection, and the peer
+ * learns of the failure from that; window acknowledgments stop too.
+ *
+ * Returns the number of held messages dropped.
+ */
+u32 rpcrdma2_pool_seq_abort(struct rpcrdma2_pool *p)
+{
+	u32 dropped;
+
+	spin_lock(&p->gate);
+	p->in_seq = false;
+	WRITE_ONCE(p->broken, true);
+	dropped = p->nheld;
+	p->nheld = 0;
+	spin_unlock(&p->gate);
+	return dropped;
 }
 
 /* Is a data Send buffer free right now? */
@@ -252,17 +348,31 @@ bool rpcrdma2_pool_avail(struct rpcrdma2_pool *p)
 	return avail;
 }
 
-void rpcrdma2_pool_put(struct rpcrdma2_pool *p, struct rpcrdma2_send *sd)
+/**
+ * rpcrdma2_pool_put - a Send buffer comes back
+ * @p: the pool
+ * @sd: the buffer, from its completion or a post that failed
+ *
+ * A control buffer whose Send succeeded posts the control messages
+ * held for want of one, oldest first, if no sequence of ours is open.
+ * Never called under the gate or a lock taken inside it (the pool's
+ * lock, the endpoint's sq_lock).
+ *
+ * Returns 0, or a negative errno when a held message could not be
+ * posted: the caller closes the connection.
+ */
+int rpcrdma2_pool_put(struct rpcrdma2_pool *p, struct rpcrdma2_send *sd)
 {
-	u32 idx = sd - p->ep->sends;
-	unsigned long flags;
+	int ret;
 
-	spin_lock_irqsave(&p->lock, flags);
-	if (idx < RPCRDMA2_CTRL_SENDS)
-		p->ctrl[p->nctrl_free++] = idx;
-	else
-		p->free[p->nfree++] = idx;
-	spin_unlock_irqrestore(&p->lock, flags);
+	/* a failed control Send: the connection is closing anyway */
+	if (!pool_put_buf(p, sd) || sd->status != IB_WC_SUCCESS)
+		return 0;
+	/* under the gate: a message held right now is seen here */
+	spin_lock(&p->gate);
+	ret = pool_flush_held(p);
+	spin_unlock(&p->gate);
+	return ret;
 }
 
 /* Acknowledgments a receiver sends for a sequence of @nmsgs messages. */

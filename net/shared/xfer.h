@@ -59,7 +59,11 @@ struct rpcrdma2_ctrl_held {
  * The gate keeps control messages out of our own sequences (V2-CONT-03,
  * E-31): between rpcrdma2_pool_seq_begin() and rpcrdma2_pool_seq_end()
  * a control message is held and goes out after the sequence's final
- * Send.  Window acknowledgments are the one exception (see xfer.c).
+ * Send.  Window acknowledgments are the one exception (see xfer.c).  A
+ * control message that finds every control buffer taken is held too,
+ * until one comes back (rpcrdma2_pool_put()).  A sequence that fails
+ * part way drops what is held, and no control message goes out after
+ * it (@broken).
  */
 struct rpcrdma2_pool {
 	spinlock_t		lock;		/* protects the free lists */
@@ -71,6 +75,7 @@ struct rpcrdma2_pool {
 
 	spinlock_t		gate;		/* in_seq, held; gated posts */
 	bool			in_seq;		/* one of our sequences is open */
+	bool			broken;		/* one failed part way */
 	u32			nheld;
 	struct rpcrdma2_ctrl_held held[RPCRDMA2_CTRL_HELD];
 };
@@ -78,7 +83,7 @@ struct rpcrdma2_pool {
 int rpcrdma2_pool_init(struct rpcrdma2_pool *p, struct rpcrdma2_ep *ep);
 void rpcrdma2_pool_destroy(struct rpcrdma2_pool *p);
 struct rpcrdma2_send *rpcrdma2_pool_get(struct rpcrdma2_pool *p, bool ctrl);
-void rpcrdma2_pool_put(struct rpcrdma2_pool *p, struct rpcrdma2_send *sd);
+int rpcrdma2_pool_put(struct rpcrdma2_pool *p, struct rpcrdma2_send *sd);
 bool rpcrdma2_pool_avail(struct rpcrdma2_pool *p);
 int rpcrdma2_pool_send_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len);
 int rpcrdma2_pool_send_ctrl_ctx(struct rpcrdma2_pool *p, const void *msg,
@@ -86,6 +91,7 @@ int rpcrdma2_pool_send_ctrl_ctx(struct rpcrdma2_pool *p, const void *msg,
 int rpcrdma2_pool_send_ack(struct rpcrdma2_pool *p, const void *msg, u32 len);
 void rpcrdma2_pool_seq_begin(struct rpcrdma2_pool *p);
 int rpcrdma2_pool_seq_end(struct rpcrdma2_pool *p);
+u32 rpcrdma2_pool_seq_abort(struct rpcrdma2_pool *p);
 
 /*
  * The sequence window (our reading of V2-CRED-04/-10 under E-14): the

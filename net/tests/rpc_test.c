@@ -3638,6 +3638,105 @@ static void rr2r_bc1_rdir_backward_call_v1(struct kunit *test)
 					    0x51, &res), -EMSGSIZE);
 }
 
+/* A Version 1 backward Reply to @xid granting @credit backward credits. */
+static void rr2r_bc1_reply(struct kunit *test, struct rpcrdma2_test_conn *raw,
+			   u32 xid, u32 credit)
+{
+	u8 msg[64];
+	u32 n;
+
+	n = rr2r_msg1(msg, xid);
+	put_unaligned_be32(credit, msg + 8);
+	n += rr2r_rpc_reply(msg + n, xid, RPC_SUCCESS);
+	rr2r_raw_send(test, raw, msg, n);
+}
+
+/* The next backward Call from the server; its XID. */
+static u32 rr2r_bc1_take_call(struct kunit *test,
+			      struct rpcrdma2_test_conn *raw)
+{
+	struct rpcrdma2_hdr h;
+	u8 pl[64];
+	u32 plen;
+
+	plen = rr2r_take(test, &raw->client, RPCRDMA2_VERS_1, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA_MSG);
+	KUNIT_ASSERT_GE(test, plen, 24);
+	KUNIT_ASSERT_EQ(test, get_unaligned_be32(pl + 4), RPC_CALL);
+	return h.xid;
+}
+
+/* Wait for a backward Call's thread, then free it. */
+static void rr2r_bc_done(struct kunit *test, struct rr2r_bc_call *bc)
+{
+	if (!wait_for_completion_timeout(&bc->done, 60 * HZ)) {
+		rr2r_bc_abandon(test, bc);
+		KUNIT_FAIL(test, "a backward Call did not complete");
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, bc->status, 0);
+	kfree(bc);
+}
+
+/*
+ * BC1-CRED-04: the server keeps its outstanding backward Calls within
+ * the backward credits the client grants in its backward Replies
+ * (RFC 8167 section 2.5).  A Version 1 raw client answers the first
+ * backward Call with a credit of 1: of two Calls started together,
+ * the second goes out only after the first's Reply, which grants 2;
+ * then two Calls are outstanding at once, and no more.
+ */
+static void rr2r_bc1_cred_04_backward_calls_within_credit(struct kunit *test)
+{
+	/* asserts BC1-CRED-04 */
+	struct rr2r_bc_call *a, *b, *d;
+	struct rpcrdma2_test_conn *raw;
+	struct rpc_clnt *clnt;
+	struct rpcrdma2_hdr h;
+	u32 n, x1, x2, x3;
+	u8 msg[128], pl[64];
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	raw = rr2r_raw_n(test, 4);
+	n = rr2r_msg1(msg, 0xb401);
+	n += rr2r_rpc_call(msg + n, 0xb401, RR2R_PROG, RR2R_NULL);
+	rr2r_raw_send(test, raw, msg, n);
+	n = rr2r_take(test, &raw->client, RPCRDMA2_VERS_1, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA_MSG);
+	clnt = rr2r_bc_clnt(test, raw);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(clnt));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_clnt_cleanup,
+							   clnt));
+
+	/* the first Call; its Reply grants one backward credit */
+	a = rr2r_bc_start(test, clnt, RR2R_NULL, NULL, 0, 0);
+	x1 = rr2r_bc1_take_call(test, raw);
+	rr2r_bc1_reply(test, raw, x1, 1);
+	rr2r_bc_done(test, a);
+
+	/* two at once: one goes out, the other waits for its Reply */
+	a = rr2r_bc_start(test, clnt, RR2R_NULL, NULL, 0, 0);
+	b = rr2r_bc_start(test, clnt, RR2R_NULL, NULL, 0, 0);
+	x1 = rr2r_bc1_take_call(test, raw);
+	msleep(1000);
+	KUNIT_EXPECT_FALSE_MSG(test, completion_done(&raw->client.recv_done),
+			       "2 backward Calls outstanding with 1 credit");
+	rr2r_bc1_reply(test, raw, x1, 2);
+	x2 = rr2r_bc1_take_call(test, raw);
+	KUNIT_EXPECT_NE(test, x1, x2);
+
+	/* now 2 may be outstanding: a third goes out before any Reply */
+	d = rr2r_bc_start(test, clnt, RR2R_NULL, NULL, 0, 0);
+	x3 = rr2r_bc1_take_call(test, raw);
+	KUNIT_EXPECT_NE(test, x3, x2);
+	rr2r_bc1_reply(test, raw, x2, 2);
+	rr2r_bc1_reply(test, raw, x3, 2);
+	rr2r_bc_done(test, a);
+	rr2r_bc_done(test, b);
+	rr2r_bc_done(test, d);
+}
+
 /*
  * CMP-RINV-04, CMP-RINV-01: a client whose connection request carried
  * no RFC 8797 record, or one that is not valid, has not said it takes
@@ -4076,6 +4175,154 @@ static void rr2r_svc_v2_cont_03_error_after_reply_sequence(struct kunit *test)
 			    err_at, final_at);
 }
 
+/*
+ * V2-CONT-03: an error held for the end of a continued Reply is never
+ * sent after a Reply that ends part way.  As in the case above, the
+ * server waits for the first window's acknowledgment with an
+ * INVAL_HTYPE held; then the Reply's next Send is made to fail to post
+ * (as on a QP in error) and the acknowledgment is sent.  The client
+ * would read anything after the partial Reply as part of it: the
+ * server drops the held error and closes the connection, so the raw
+ * client sees no RDMA2_ERROR before the connection goes.
+ */
+static void rr2r_svc_v2_cont_03_failed_sequence_drops_held(struct kunit *test)
+{
+	const u32 xid = 0xc3100, len = 18 * 4060 + 1000;
+	u32 n, seen = 0, errors = 0, k;
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_hdr h;
+	u8 msg[128], *b;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_send_faults_off,
+							   NULL));
+	raw = rr2r_raw_n(test, 24);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	n = rr2r_msg2(msg, xid, 0);
+	n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_GET);
+	n += rr2r_args(msg + n, 0x5eed, len);
+	rr2r_raw_send(test, raw, msg, n);
+
+	/* the first window, up to where the server waits for its ack */
+	for (k = 1; k <= 1 + RPCRDMA2_SEQ_WINDOW; k++) {
+		rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+		KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+		KUNIT_ASSERT_EQ(test, h.xid, xid);
+		KUNIT_ASSERT_TRUE(test, h.flags & RDMA2_F_MORE);
+	}
+	/* an error is held; then the Reply's next Send fails */
+	n = rr2r_hdr(msg, 0x4444, RPCRDMA2_VERS_2, 0x77, 0);
+	rr2r_raw_send(test, raw, msg, n);
+	rr2s_test_fail_sends(1);
+	n = rpcrdma2_encode_credit_grant(msg, sizeof(msg),
+					 rpcrdma2_credit_word(8, 8));
+	rr2r_raw_send(test, raw, msg, n);
+
+	/*
+	 * The connection goes; then whatever arrived before it.  (On siw
+	 * a Send posted just before the disconnect may not be delivered,
+	 * so rxe is the link that sees a held error go out.)
+	 */
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      wait_for_completion_timeout(&raw->client.cm_event,
+							  30 * HZ),
+			      "the connection stayed up after a partial Reply");
+	msleep(200);
+	while (completion_done(&raw->client.recv_done) &&
+	       !rpcrdma2_test_wait_recv(&raw->client)) {
+		b = rpcrdma2_test_recv_buf(&raw->client);
+		if (rpcrdma2_test_recv_len(&raw->client) >= 16 &&
+		    get_unaligned_be32(b + 12) == RDMA2_ERROR)
+			errors++;
+		else
+			seen++;
+		if (rpcrdma2_test_post_recv(&raw->client))
+			break;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, errors, 0,
+			    "a held error went out after a partial Reply");
+	KUNIT_EXPECT_EQ(test, seen, 0);
+}
+
+/*
+ * V2-CONT-03, V2-SEC-17: an error held for the end of a continued
+ * Reply is not lost when the control Send buffers are all taken then
+ * (window acknowledgments take them, even inside a sequence): it waits
+ * for one to come back, and the connection stays up.  As above, the
+ * server waits for the first window's acknowledgment; the test takes
+ * every control buffer of the server's pool, as acknowledgments in
+ * flight would, the client sends a message with an unknown htype
+ * (INVAL_HTYPE is held) and the acknowledgment, and the Reply ends.
+ * Only when the buffers come back does the error go out; then a NULL
+ * Call is answered on the same connection.
+ */
+static void rr2r_svc_v2_cont_03_held_waits_for_ctrl_buffer(struct kunit *test)
+{
+	struct rpcrdma2_send *taken[RPCRDMA2_CTRL_SENDS];
+	const u32 xid = 0xc3200, len = 18 * 4060 + 1000;
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_send *sd;
+	struct rpcrdma2_hdr h;
+	struct rr2s_conn *c;
+	u32 n, k, ntaken = 0;
+	u8 msg[128], *b;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	raw = rr2r_raw_n(test, 24);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	c = rr2r_svc_conn(test, raw);
+	svc_xprt_get(&c->b.xprt);	/* the pool outlives a closed one */
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_svc_xprt_put,
+							   &c->b.xprt));
+	n = rr2r_msg2(msg, xid, 0);
+	n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_GET);
+	n += rr2r_args(msg + n, 0x5eed, len);
+	rr2r_raw_send(test, raw, msg, n);
+	for (k = 1; k <= 1 + RPCRDMA2_SEQ_WINDOW; k++) {
+		rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+		KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+		KUNIT_ASSERT_TRUE(test, h.flags & RDMA2_F_MORE);
+	}
+
+	/* every control buffer taken (the CONNPROP's may be completing) */
+	for (k = 0; k < 100 && ntaken < RPCRDMA2_CTRL_SENDS; k++) {
+		while (ntaken < RPCRDMA2_CTRL_SENDS &&
+		       (sd = rpcrdma2_pool_get(&c->pool, true)))
+			taken[ntaken++] = sd;
+		if (ntaken < RPCRDMA2_CTRL_SENDS)
+			msleep(20);
+	}
+	KUNIT_ASSERT_EQ(test, ntaken, RPCRDMA2_CTRL_SENDS);
+
+	n = rr2r_hdr(msg, 0x4444, RPCRDMA2_VERS_2, 0x77, 0);
+	rr2r_raw_send(test, raw, msg, n);
+	n = rpcrdma2_encode_credit_grant(msg, sizeof(msg),
+					 rpcrdma2_credit_word(8, 8));
+	rr2r_raw_send(test, raw, msg, n);
+	do {
+		rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+		KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+		KUNIT_ASSERT_EQ(test, h.xid, xid);
+	} while (h.flags & RDMA2_F_MORE);
+	msleep(200);		/* the Reply's sender has ended its sequence */
+
+	/* the buffers come back, as their completions would bring them */
+	while (ntaken)
+		rpcrdma2_pool_put(&c->pool, taken[--ntaken]);
+	KUNIT_ASSERT_EQ_MSG(test, rpcrdma2_test_wait_recv(&raw->client), 0,
+			    "the error held for a control buffer was lost");
+	b = rpcrdma2_test_recv_buf(&raw->client);
+	KUNIT_EXPECT_GE(test, rpcrdma2_test_recv_len(&raw->client), 24);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(b), 0x4444);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(b + 12), RDMA2_ERROR);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(b + 20),
+			RDMA2_ERR_INVAL_HTYPE);
+	KUNIT_ASSERT_EQ(test, 0, rpcrdma2_test_post_recv(&raw->client));
+	rr2r_expect_null_reply_next(test, raw, msg, 0xc3201);
+}
+
 static int rr2r_suite_init(struct kunit_suite *suite)
 {
 	int i, port;
@@ -4438,11 +4685,17 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_rejected_calls_never_run,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_bc1_rdir_backward_call_v1, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_bc1_cred_04_backward_calls_within_credit,
+			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_v2_cred_04_nomsg_over_grant_closes,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_v2_cred_04_continued_over_grant_closes,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_v2_cont_03_error_after_reply_sequence,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_v2_cont_03_failed_sequence_drops_held,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_v2_cont_03_held_waits_for_ctrl_buffer,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_cmp_rinv_04_plain_send_without_r,
 			 rr2r_link_gen_params),

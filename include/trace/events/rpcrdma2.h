@@ -251,6 +251,44 @@ DEFINE_EVENT(rpcrdma2_msg_class,
 	     TP_PROTO(u32 xid, u32 vers, u32 nmsgs, u32 len),
 	     TP_ARGS(xid, vers, nmsgs, len));
 
+/*
+ * A continued message of the server's failed after @sent of its @nmsgs
+ * Sends: the @dropped control messages held for its end are not sent
+ * (V2-CONT-03), and the connection closes.
+ */
+TRACE_EVENT(rpcrdma2_svc_seq_abort,
+	    TP_PROTO(u32 xid, u32 sent, u32 nmsgs, u32 dropped),
+	    TP_ARGS(xid, sent, nmsgs, dropped),
+	    TP_STRUCT__entry(__field(u32, xid)
+			     __field(u32, sent)
+			     __field(u32, nmsgs)
+			     __field(u32, dropped)),
+	    TP_fast_assign(__entry->xid = xid;
+			   __entry->sent = sent;
+			   __entry->nmsgs = nmsgs;
+			   __entry->dropped = dropped;),
+	    TP_printk("xid=0x%08x cut=%u of sends=%u held_dropped=%u",
+		      __entry->xid, __entry->sent, __entry->nmsgs,
+		      __entry->dropped)
+);
+
+/*
+ * The backward credits a client's reverse Reply granted (BC1-CRED-04),
+ * and the reverse Calls the server may now have outstanding.
+ */
+TRACE_EVENT(rpcrdma2_svc_bc_grant,
+	    TP_PROTO(u32 xid, u32 grant, u32 window),
+	    TP_ARGS(xid, grant, window),
+	    TP_STRUCT__entry(__field(u32, xid)
+			     __field(u32, grant)
+			     __field(u32, window)),
+	    TP_fast_assign(__entry->xid = xid;
+			   __entry->grant = grant;
+			   __entry->window = window;),
+	    TP_printk("xid=0x%08x granted=%u window=%u", __entry->xid,
+		      __entry->grant, __entry->window)
+);
+
 TRACE_EVENT(rpcrdma2_svc_grant,
 	    TP_PROTO(u32 old, u32 grant),
 	    TP_ARGS(old, grant),
