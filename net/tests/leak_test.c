@@ -134,31 +134,57 @@ static char *rr2k_read(struct kunit *test, struct file *f,
 
 static unsigned long rr2k_canary_masked[RR2K_CANARIES];
 
-static noinline void rr2k_scrub_stack(void)
+/*
+ * Zero @depth KiB of stack below the caller's frame: the allocator's
+ * and kmemleak's own frames under kmalloc() go deeper than one.
+ */
+static noinline void rr2k_scrub_stack(int depth)
 {
 	u8 junk[1024];
 
 	memzero_explicit(junk, sizeof(junk));
+	if (depth > 1)
+		rr2k_scrub_stack(depth - 1);
+	/* keeps the frame: not a tail call */
+	barrier_data(junk);
 }
+
+/*
+ * Each round's canaries come from another kmalloc cache: a round's
+ * canaries are freed by the test thread, whose stack keeps stale copies
+ * of their addresses, and the next round's, taken from the same cache,
+ * would get the same addresses and be hidden by them.
+ */
+static const size_t rr2k_canary_size[] = { 72, 136, 264, 520, 1032 };
+
+struct rr2k_canary_arg {
+	unsigned long	*slot;
+	size_t		size;
+};
+
+static struct rr2k_canary_arg rr2k_canary_args[RR2K_CANARIES];
 
 static int rr2k_canary_thread(void *data)
 {
-	unsigned long *slot = data;
-	void *p = kmalloc(72, GFP_KERNEL);
+	struct rr2k_canary_arg *a = data;
+	void *p = kmalloc(a->size, GFP_KERNEL);
 
-	WRITE_ONCE(*slot, p ? (unsigned long)p ^ RR2K_MASK : 1);
+	WRITE_ONCE(*a->slot, p ? (unsigned long)p ^ RR2K_MASK : 1);
 	p = NULL;
-	rr2k_scrub_stack();
+	rr2k_scrub_stack(6);
 	return 0;
 }
 
-static void rr2k_canary_leak(struct kunit *test)
+static void rr2k_canary_leak(struct kunit *test, int round)
 {
 	struct task_struct *t;
 	int i, n;
 
 	for (i = 0; i < RR2K_CANARIES; i++) {
-		t = kthread_run(rr2k_canary_thread, &rr2k_canary_masked[i],
+		rr2k_canary_args[i].slot = &rr2k_canary_masked[i];
+		rr2k_canary_args[i].size =
+			rr2k_canary_size[round % ARRAY_SIZE(rr2k_canary_size)];
+		t = kthread_run(rr2k_canary_thread, &rr2k_canary_args[i],
 				"rr2k_canary");
 		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	}
@@ -276,7 +302,7 @@ static void rr2k_no_leaks(struct kunit *test)
 
 	rr2k_ubuf_init(test, &ubuf);
 	for (round = 1; round <= RR2K_ROUNDS; round++) {
-		rr2k_canary_leak(test);
+		rr2k_canary_leak(test, round);
 		msleep(RR2K_MIN_AGE_MS);
 		rr2k_scan_count(test, &ubuf, &c, false);
 		if (c.canary || round == RR2K_ROUNDS) {
