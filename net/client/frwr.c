@@ -263,15 +263,26 @@ static void rr2c_frwr_grow_work(struct work_struct *work)
 {
 	struct rr2c_frwr *f = container_of(work, struct rr2c_frwr, grow);
 	struct rr2c *r = container_of(f, struct rr2c, frwr);
-	u32 n;
+
+	u32 n, added = 0;
 
 	spin_lock(&f->lock);
 	n = f->cap - min(f->nr, f->cap);
 	n = min(n, max(f->first, f->nr / 2));
+	/* the connection is going: teardown waits for this work */
+	if (!f->live)
+		n = 0;
 	spin_unlock(&f->lock);
 	if (n)
-		rr2c_frwr_add(r, n);
+		added = rr2c_frwr_add(r, n);
 	spin_lock(&f->lock);
+	/*
+	 * The device or memory ran out: grow no further than one RPC's
+	 * worst case (which must stay reachable), so that Calls waiting
+	 * for MRs wait for MRs in use instead of asking again and again.
+	 */
+	if (n && added < n)
+		f->cap = max(f->nr, min(f->cap, 2 * RR2C_MAX_SEGS));
 	f->growing = false;
 	spin_unlock(&f->lock);
 	xprt_write_space(&r->xprt);
@@ -314,7 +325,8 @@ int rr2c_frwr_create(struct rr2c *r)
 	f->cap = r->credits * RR2C_MRS_PER_CREDIT;
 	if (da->max_mr)
 		f->cap = min(f->cap, da->max_mr);
-	f->cap = max(f->cap, f->first);
+	/* never below what one RPC may need: two chunks of RR2C_MAX_SEGS */
+	f->cap = max3(f->cap, f->first, (u32)(2 * RR2C_MAX_SEGS));
 	f->peak = 0;
 	f->growing = false;
 	if (rr2c_frwr_add(r, f->first) < f->first)
@@ -339,12 +351,18 @@ u32 rr2c_frwr_nr_wrs(const struct rr2c *r)
 			 2 * RR2C_MAX_SEGS);
 }
 
-/* No more REG_MR or LOCAL_INV on this connection: it is going away. */
+/*
+ * No more REG_MR or LOCAL_INV on this connection: it is going away.  A
+ * growth under way finishes first: it allocates on the endpoint the
+ * caller is about to destroy (its PD, its CQ's ID).
+ */
 void rr2c_frwr_quiesce(struct rr2c *r)
 {
+	might_sleep();
 	spin_lock(&r->frwr.lock);
 	r->frwr.live = false;
 	spin_unlock(&r->frwr.lock);
+	cancel_work_sync(&r->frwr.grow);
 }
 
 /**
@@ -742,6 +760,8 @@ int rr2c_frwr_remote_inv(struct rr2c *r, struct rr2c_req *req, u32 rkey)
 		break;
 	}
 	spin_unlock(&r->frwr.lock);
+	if (!ret)
+		xprt_write_space(&r->xprt);	/* an MR is back */
 	return ret;
 }
 
