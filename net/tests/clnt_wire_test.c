@@ -478,9 +478,14 @@ static void rr2w_v2_err_vers_falls_back(struct kunit *test)
  * BAD_XDR) fails the connection; the next one opens in Version 1 at
  * once, instead of offering Version 2 again in a loop.
  */
-static void rr2w_bad_first_reply_no_loop(struct kunit *test)
+/*
+ * A NULL Call whose connection's negotiation is lost (a Version 2
+ * BAD_XDR answers the client's CONNPROP); the client backs off before
+ * reconnecting, and the next connection opens in Version 1, where the
+ * NULL is answered.
+ */
+static void rr2w_lose_negotiation(struct rr2w *w)
 {
-	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
 	u8 msg[64];
 
 	rr2w_call(w);
@@ -489,10 +494,16 @@ static void rr2w_bad_first_reply_no_loop(struct kunit *test)
 	rr2w_hdr(msg, 0, RPCRDMA2_VERS_2, RDMA2_ERROR, RDMA2_F_RESPONSE);
 	put_unaligned_be32(RDMA2_ERR_BAD_XDR, msg + 20);
 	rr2w_send(w, msg, 24);
-	/* the client backs off before reconnecting: take the next one */
 	rpcrdma2_test_server_reset(&w->srv);
 	rr2w_accept(w);
 	rr2w_v1_null(w);
+}
+
+static void rr2w_bad_first_reply_no_loop(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+
+	rr2w_lose_negotiation(w);
 	KUNIT_EXPECT_EQ(test, rr2c(rr2w_xprt(w))->stats.hellos, 1);
 }
 
@@ -3228,15 +3239,7 @@ static void rr2w_v2_devclamp_tiny_payload_fits_v1(struct kunit *test)
 	/* the next connection's negotiation is lost: it settles Version 1 */
 	xprt_force_disconnect(rr2w_xprt(w));
 	rpcrdma2_test_server_reset(&w->srv);
-	rr2w_call(w);
-	rr2w_accept(w);
-	rr2w_take_connprop(w);
-	rr2w_hdr(msg, 0, RPCRDMA2_VERS_2, RDMA2_ERROR, RDMA2_F_RESPONSE);
-	put_unaligned_be32(RDMA2_ERR_BAD_XDR, msg + 20);
-	rr2w_send(w, msg, 24);
-	rpcrdma2_test_server_reset(&w->srv);
-	rr2w_accept(w);
-	rr2w_v1_null(w);
+	rr2w_lose_negotiation(w);
 	KUNIT_ASSERT_EQ(test, rpcrdma2_clnt_test_version(rr2w_xprt(w)),
 			RPCRDMA2_VERS_1);
 	v1 = rpc_max_payload(w->clnt);
