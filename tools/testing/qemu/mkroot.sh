@@ -4,8 +4,9 @@
 # Build (once) what the QEMU guests boot, under $RR2_GUEST:
 #   kernel-$KVER/        Debian's unmodified 6.12 kernel package, unpacked
 #   rootfs/              a Debian bookworm root (debootstrap) with the NFS
-#                        server and client, rdma-core, perftest, fio and
-#                        acl (getfacl/setfacl); rebuilt when GUEST_PKGS
+#                        server and client, rdma-core, perftest, fio, acl
+#                        (getfacl/setfacl) and a Kerberos KDC with its
+#                        admin and user tools; rebuilt when GUEST_PKGS
 #                        changes
 #   vmlinuz, base.cpio   the kernel and the root filesystem as an
 #                        uncompressed initramfs (only the modules the
@@ -28,7 +29,7 @@ trap 'rm -rf "$stage" "$dstage"' EXIT
 
 # Packages the guest root gets on top of debootstrap's minbase.
 # systemd and udev boot disk.img (the initramfs guests run /init).
-GUEST_PKGS=systemd-sysv,udev,nfs-kernel-server,nfs-common,rpcbind,iproute2,acl,rdma-core,ibverbs-providers,ibverbs-utils,rdmacm-utils,perftest,fio,kmod,procps,psmisc,netbase
+GUEST_PKGS=systemd-sysv,udev,nfs-kernel-server,nfs-common,rpcbind,iproute2,acl,rdma-core,ibverbs-providers,ibverbs-utils,rdmacm-utils,perftest,fio,kmod,procps,psmisc,netbase,krb5-kdc,krb5-admin-server,krb5-user
 
 # The mirror the host's apt uses (never a hard-coded host).
 mirror() {
@@ -71,7 +72,8 @@ fi
 MODULES="virtio_net virtio_pci dummy crc32_generic rdma_rxe rdma_ucm ib_uverbs
 	 libcrc32c crc32c_generic
 	 ib_umad rdma_cm ib_cm iw_cm ib_core sunrpc rpcrdma nfs nfsv3 nfsv4
-	 nfsd lockd auth_rpcgss nfs_acl grace dns_resolver virtio_blk ext4"
+	 nfsd lockd auth_rpcgss rpcsec_gss_krb5 nfs_acl grace dns_resolver
+	 virtio_blk ext4"
 inputs="$KVER $(cat rootfs/.stamp) $MODULES $(sha1sum "$self" | cut -c1-12)"
 if [ ! -f base.cpio ] || [ "$(cat base.stamp 2>/dev/null)" != "$inputs" ]; then
 	rr2_log "guest: packing base.cpio"
