@@ -108,27 +108,34 @@ e2e() {
 	"$q" -d -s ours -t 900 -a "$v2" reboot || rc=1
 	# rpcrdma2 to rpcrdma2 in one guest: Version 2, 1 MiB rsize/wsize by
 	# continuation, the seed 004 exchange on (xchar=1), callbacks at BRS
-	# CONT, a delegation recall, the trace check and the unload
-	"$q" -g 1 -s ours -a "$v2,xchar=1,xch=on" -n v2-ours-ours baseline || rc=1
+	# CONT, NFSv4.0 and NFSv4.1 besides 3 and 4.2 with a delegation
+	# recalled on each NFSv4 version (over TCP on 4.0), the trace check,
+	# rmmod refused while a mount or nfsd uses it, and the unload
+	"$q" -g 1 -s ours -a "$v2,xchar=1,xch=on,extravers=4.0:4.1" \
+		-n v2-ours-ours baseline || rc=1
 	# one boot per configuration from here on: baseline's checks, then
 	# chunks' (scenario "combined", chunks' results named "chunks.")
 	# rpcrdma2 to rpcrdma2 across two kernels on Version 2: the seed 004
 	# exchange, Write chunks for READ data, reverse-direction level
 	# SIMPLE at both ends (rvrsdir=1), HOSTAUTH sent both ways, and both
 	# halves held to an iWARP NIC's limits (devclamp=iwarp: one SGE per
-	# RDMA Read, 32-page MRs)
+	# RDMA Read, 32-page MRs), every mount with nconnect=4 (each
+	# connection settles Version 2 and carries Calls)
 	"$q" -g 2 -s ours -c ours \
-		-a "$v2,xchar=1,xch=on,rvrsdir=1,brs=simple:simple,hostauth=rr2-e2e-key,devclamp=iwarp" \
+		-a "$v2,xchar=1,xch=on,rvrsdir=1,brs=simple:simple,hostauth=rr2-e2e-key,devclamp=iwarp,mountopts=nconnect=4" \
 		-n v2-ours-ours-2g combined || rc=1
 	# ... and with rdmavers=1
 	"$q" -g 2 -s ours -c ours -a "$v1" -n v1-ours-ours-2g combined || rc=1
 	# interop: our client falls back to Version 1 with the stock server
-	# and uses chunks there, at default mount options
-	"$q" -g 2 -s stock -c ours -a expect=1 -n interop-stock-ours \
-		combined || rc=1
+	# and uses chunks there, at default mount options; over IPv6 (netid
+	# rdma6), with NFSv4.0 and NFSv4.1 too and one mount at nconnect=16
+	local deploy=ipv6=1,extravers=4.0:4.1,nconnect=16
+	"$q" -g 2 -s stock -c ours -a "expect=1,$deploy" \
+		-n interop-stock-ours combined || rc=1
 	# interop: the stock client on our server at default mount options:
-	# 1 MiB rsize/wsize by Read, Write and Reply chunks
-	"$q" -g 2 -s ours -c stock -a server.expect=1 \
+	# 1 MiB rsize/wsize by Read, Write and Reply chunks; the same
+	# deployments
+	"$q" -g 2 -s ours -c stock -a "server.expect=1,$deploy" \
 		-n interop-ours-stock combined || rc=1
 	# iWARP (siw, built by setup.sh): the same chunks both ways between
 	# rpcrdma2 and the stock module, where the server registers its
@@ -144,18 +151,19 @@ e2e() {
 	"$q" -g 2 -s stock -c ours -t 600 -a expect=1 \
 		-n acl-swap-stock-ours acl-swap || rc=1
 	# the fault soak: verified I/O through nfsd restart, rxe device
-	# removal, a link flap (rpcrdma2 as the server: see faults.sh) and a
-	# client-side disconnect; the version settled must hold through
-	# every reconnect
+	# removal, a link flap (rpcrdma2 as the server: see faults.sh), a
+	# client-side disconnect and device removal on the client; the
+	# version settled must hold through every reconnect
 	"$q" -g 2 -s ours -c ours -t 900 -n faults-ours-ours \
-		-a "$v2,faults=nfsd-restart:rxe-readd:link-flap:client-drop" \
+		-a "$v2,faults=nfsd-restart:rxe-readd:link-flap:client-drop:client-rxe-readd" \
 		faults || rc=1
 	# our server under the stock client
 	"$q" -g 2 -s ours -c stock -t 900 -n faults-ours-stock \
 		-a server.expect=1,faults=nfsd-restart:rxe-readd:link-flap:client-drop \
 		faults || rc=1
-	# our client on the stock server
-	"$q" -g 2 -s stock -c ours -t 900 -a expect=1 -n faults-stock-ours \
+	# our client on the stock server, its device removed too
+	"$q" -g 2 -s stock -c ours -t 900 -n faults-stock-ours \
+		-a expect=1,faults=nfsd-restart:rxe-readd:client-drop:client-rxe-readd \
 		faults || rc=1
 	rr2_faults_table faults-ours-ours faults-ours-stock faults-stock-ours
 	return $rc

@@ -8,12 +8,17 @@ RR2_SERVER_IP=10.111.0.1
 RR2_CLIENT_IP=10.111.0.2
 RR2_PORT=20049
 RR2_MOUNTOPTS=
+# rr2.args ipv6=1: the NFS over RDMA mounts go to the server's IPv6
+# address (netid rdma6); the NFSv3/TCP control mount stays on IPv4.
+# Every guest has both addresses: fd00:111::N beside 10.111.0.N.
+RR2_IPV6=0
 # the RDMA device: rxe0 (RoCE), or siw0 (iWARP) with rr2.args dev=siw
 RR2_IBDEV=rxe0
 for _w in $RR2_ARGS; do
 	case $_w in
 	mountopts=*) RR2_MOUNTOPTS=${_w#mountopts=}; RR2_MOUNTOPTS=${RR2_MOUNTOPTS//:/,} ;;
 	dev=siw) RR2_IBDEV=siw0 ;;
+	ipv6=1) RR2_IPV6=1 ;;
 	dev=*) RR2_IBDEV=unknown-${_w#dev=} ;;
 	esac
 done
@@ -136,6 +141,7 @@ rr2_setup_rdma() {
 	esac
 	ip link set eth0 up || return 1
 	ip addr add "$ip/24" dev eth0 || return 1
+	ip -6 addr add "$(rr2_ip6 "$ip")/64" dev eth0 nodad || return 1
 	rdma link add "$RR2_IBDEV" type "${RR2_IBDEV%0}" netdev eth0 || return 1
 	rr2_rxe_active
 }
@@ -158,14 +164,23 @@ rr2_start_nfsd() {
 	[ -z "$1" ] || grep -q "rdma $1" /proc/fs/nfsd/portlist
 }
 
+# rr2_ip6 10.111.0.N: the guest's IPv6 address, fd00:111::N
+rr2_ip6() {
+	echo "fd00:111::${1##*.}"
+}
+
 # rr2_mount VERS DIR [PATH]: NFS over RDMA from the server's PATH
-# (default /export), with rr2.args word mountopts=A:B added as A,B.
+# (default /export), with rr2.args word mountopts=A:B added as A,B;
+# with ipv6=1 over netid rdma6 to the server's IPv6 address.
 rr2_mount() {
-	local vers=$1 dir=$2 path=${3:-/export} opts
-	opts="vers=$vers,proto=rdma,port=$RR2_PORT${RR2_MOUNTOPTS:+,$RR2_MOUNTOPTS}"
+	local vers=$1 dir=$2 path=${3:-/export} opts host=$RR2_SERVER_IP proto=rdma
+	if [ "$RR2_IPV6" = 1 ]; then
+		host="[$(rr2_ip6 "$RR2_SERVER_IP")]" proto=rdma6
+	fi
+	opts="vers=$vers,proto=$proto,port=$RR2_PORT${RR2_MOUNTOPTS:+,$RR2_MOUNTOPTS}"
 	[ "$vers" = 3 ] && opts="$opts,nolock"
 	mkdir -p "$dir"
-	mount -t nfs -o "$opts" "$RR2_SERVER_IP:$path" "$dir" &&
+	mount -t nfs -o "$opts" "$host:$path" "$dir" &&
 		touch /tmp/rr2-rdma-mounted
 }
 

@@ -55,6 +55,7 @@ rr2_client_run() {
 		umount "$dir" && rr2_mount "$vers" "$dir" "/export/v$vers" || rr2_fail "remount.v$vers"
 		rr2_check "readback.v$vers" sh -c "cd $dir/data && sha256sum -c --quiet SHA256SUMS"
 		rr2_check "metadata.v$vers" rr2_metadata "$dir/meta"
+		rr2_check_transport "$dir" "$vers"
 		# NFSv4.1+: nfsd reached the client's callback service over
 		# the same connection (RFC 8167); otherwise every SEQUENCE
 		# reply says "callback path down" and the client answers
@@ -68,7 +69,114 @@ rr2_client_run() {
 		rr2_info "v$vers after I/O: $(rr2_mount_rdma2 "$dir")"
 		rr2_check "umount.v$vers" umount "$dir"
 	done
+	rr2_extra_versions
+	rr2_nconnect_pass
 	[ "$RR2_MOD" = ours ] && rr2_client_knobs
+}
+
+# ---- Deployments: IPv6, nconnect, NFSv4.0 and NFSv4.1 ----
+
+# rr2_mount_xprts DIR: the mount's "xprt:" lines in /proc/self/mountstats,
+# one per connection (nconnect=N makes N)
+rr2_mount_xprts() {
+	awk -v d="$1" '$1 == "device" { m = ($5 == d) }
+		m && $1 == "xprt:"' /proc/self/mountstats
+}
+
+# rr2_spread DIR N: the mount at DIR has N connections, every one of
+# them carried Calls (the "sends" column, the sixth number of a stock
+# rdma xprt line), and with rpcrdma2 as the client each settled the
+# version rr2.args expect=N names
+rr2_spread() {
+	local dir=$1 n=$2 want
+	want=$(rr2_arg expect "")
+	rr2_mount_xprts "$dir" > /tmp/xprts
+	echo "connections $(wc -l < /tmp/xprts); sends and version of each:" \
+		"$(awk '{ for (i = 1; i < NF; i++) if ($i == "rpcrdma2") break
+			printf "%s/v%s ", $8, $(i + 2) }' /tmp/xprts)"
+	[ "$(wc -l < /tmp/xprts)" = "$n" ] || return 1
+	awk '$2 != "rdma" || $8 == 0 { bad = 1 } END { exit bad }' /tmp/xprts ||
+		return 1
+	[ -z "$want" ] || [ "$RR2_MOD" != ours ] ||
+		awk -v w="$want" '{ for (i = 1; i < NF; i++) if ($i == "rpcrdma2") break
+			if ($(i + 1) != "vers" || $(i + 2) != w) bad = 1 }
+			END { exit bad }' /tmp/xprts
+}
+
+# rr2_on_ipv6 DIR: the mount went over netid rdma6 to the server's IPv6
+# address
+rr2_on_ipv6() {
+	grep " $1 " /proc/mounts | grep "proto=rdma6," |
+		grep -q ",addr=$(rr2_ip6 "$RR2_SERVER_IP")\( \|,\|\$\)"
+}
+
+# The mount at DIR after its I/O: with ipv6=1 it went over IPv6, and
+# with mountopts=nconnect:N every one of its N connections carried
+# Calls and settled the expected version.
+rr2_check_transport() {
+	local dir=$1 vers=$2 n
+	[ "$RR2_IPV6" = 0 ] || rr2_check "ipv6.v$vers.rdma6" rr2_on_ipv6 "$dir"
+	n=$(echo ",$RR2_MOUNTOPTS," | sed -n 's/.*,nconnect=\([0-9]*\),.*/\1/p')
+	[ -z "$n" ] || rr2_check "nconnect.v$vers.spread-$n" rr2_spread "$dir" "$n"
+}
+
+# rr2_io_back DIR: 4 MiB written, read back from the server after a
+# remount (DIR must be mounted from /export/v4.2 at version $2)
+rr2_io_back() {
+	local dir=$1 vers=$2
+	head -c $((4 << 20)) /dev/urandom > /tmp/io.data &&
+	cp /tmp/io.data "$dir/io-$vers.data" &&
+	umount "$dir" && rr2_mount "$vers" "$dir" /export/v4.2 &&
+	cmp /tmp/io.data "$dir/io-$vers.data" &&
+	rm -f "$dir/io-$vers.data"
+}
+
+# rr2.args extravers=4.0:4.1: NFS versions beside 3 and 4.2, a lighter
+# pass each: the mount, the version settled, 4 MiB read back from the
+# server, 100 files through the metadata operations, and callbacks.
+# NFSv4.1 calls back over the mount's own connection (RFC 8167), so
+# SEQUENCE never reports the callback path down; NFSv4.0 has no
+# backchannel over RDMA, nfsd calls back over TCP to the client's
+# callback service.  In one guest a recalled delegation shows that
+# either path works.
+rr2_extra_versions() {
+	local vers dir
+	for vers in $(rr2_arg extravers "" | tr : ' '); do
+		dir=/mnt/v$vers
+		rr2_check "mount.v$vers" rr2_mount "$vers" "$dir" /export/v4.2 ||
+			continue
+		rr2_check_rdma_version "$dir" "$vers"
+		rr2_check "readback.v$vers" rr2_io_back "$dir" "$vers"
+		rr2_check "metadata.v$vers" rr2_metadata "$dir/meta-$vers"
+		rr2_check_transport "$dir" "$vers"
+		[ "$vers" = 4.0 ] || rr2_check "callback-path-up.v$vers" \
+			test "$(rr2_op_count "$dir" BIND_CONN_TO_SESSION)" = 0
+		[ "$RR2_MOD" = ours ] && [ "$RR2_ROLE" = single ] &&
+			rr2_check "callback-recall.v$vers" rr2_deleg_recall \
+				"$dir" /export/v4.2 "$([ "$vers" = 4.0 ] && echo tcp)"
+		rr2_check "umount.v$vers" umount "$dir"
+	done
+}
+
+# rr2.args nconnect=N: one NFSv4.2 mount with nconnect=N (16 is the
+# most the NFS client takes): 2 MiB of 4 KiB random writes and reads
+# with verification spread over all N connections, each settling the
+# expected version
+rr2_nconnect_pass() {
+	local n dir=/mnt/nconnect
+	n=$(rr2_arg nconnect "")
+	[ -n "$n" ] || return 0
+	RR2_MOUNTOPTS=${RR2_MOUNTOPTS:+$RR2_MOUNTOPTS,}nconnect=$n \
+		rr2_check "nconnect-$n.mount" rr2_mount 4.2 "$dir" /export/v4.2 ||
+		return
+	rr2_check "nconnect-$n.fio" fio --name=nconnect --directory="$dir" \
+		--ioengine=psync --direct=1 --rw=randwrite --bs=4k --size=2M \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 \
+		--output-format=terse
+	rr2_check "nconnect-$n.spread" rr2_spread "$dir" "$n"
+	rr2_info "nconnect-$n: $(rr2_spread "$dir" "$n" | head -n1)"
+	rm -f "$dir"/nconnect.*
+	rr2_check "nconnect-$n.umount" umount "$dir"
 }
 
 rr2_hostauth_seen() {
@@ -99,10 +207,16 @@ rr2_mount_field() {
 # so the delegation is first seen held in /proc/fs/nfsd/clients/*/states,
 # on a fresh file, up to three tries; the recall is checked on the one
 # nfsd holds.
+#
+# rr2_deleg_recall DIR EXPORT [tcp]: with "tcp" (NFSv4.0, which has no
+# backchannel over RDMA) the recall comes over TCP instead, to the
+# client's callback service: the transport's reverse Calls stay at
+# what they were.
 rr2_deleg_recall() {
-	local dir=$1 exp=$2 calls rets ok=0 f try held=0
+	local dir=$1 exp=$2 path=${3:-rdma} calls rets ok=0 f try held=0
+	mkdir -p "$dir/data" || return 1
 	for try in 1 2 3; do
-		f=deleg$try
+		f=deleg$try-${dir##*/}
 		echo one > "$dir/data/$f" || return 1
 		sleep 1
 		exec 3< "$dir/data/$f"
@@ -123,9 +237,13 @@ rr2_deleg_recall() {
 		"bc_calls $calls -> $(rr2_mount_field "$dir" bc_calls)," \
 		"DELEGRETURN $rets -> $(rr2_op_count "$dir" DELEGRETURN)," \
 		"delegations held now $(rr2_nfsd_delegs "$f")"
-	[ "$ok" = 0 ] &&
-		[ "$(rr2_mount_field "$dir" bc_calls)" -gt "$calls" ] &&
-		[ "$(rr2_op_count "$dir" DELEGRETURN)" -gt "$rets" ]
+	[ "$ok" = 0 ] && [ "$(rr2_op_count "$dir" DELEGRETURN)" -gt "$rets" ] ||
+		return 1
+	if [ "$path" = tcp ]; then
+		[ "$(rr2_mount_field "$dir" bc_calls)" = "$calls" ]
+	else
+		[ "$(rr2_mount_field "$dir" bc_calls)" -gt "$calls" ]
+	fi
 }
 
 # rr2_nfsd_delegs NAME: how many delegations nfsd holds on files named
@@ -233,15 +351,10 @@ rr2_op_count() {
 		m && $1 == op { n = $2 } END { print n + 0 }' /proc/self/mountstats
 }
 
-# create, stat, rename and unlink 100 files; every step must succeed
+# create, stat, rename, list and unlink 100 files, every step checked
+# (guest-tools/rr2meta.c)
 rr2_metadata() {
-	local d=$1 i
-	mkdir -p "$d" || return 1
-	for i in $(seq 100); do : > "$d/f$i" || return 1; done
-	for i in $(seq 100); do stat "$d/f$i" > /dev/null || return 1; done
-	for i in $(seq 100); do mv "$d/f$i" "$d/g$i" || return 1; done
-	[ "$(ls "$d" | wc -l)" = 100 ] || return 1
-	rm -f "$d"/g* && rmdir "$d"
+	/rr2/bin/rr2meta "$1" 100
 }
 
 rr2_server_verify() {
@@ -254,6 +367,9 @@ rr2_server_verify() {
 	want=$(rr2_arg server.expect "")
 	[ -n "$want" ] || return 0
 	rr2_info "server: $(dmesg | grep 'rpcrdma2: client .* settled' | tail -n1)"
+	# with ipv6=1 the client came from its IPv6 address
+	[ "$RR2_IPV6" = 0 ] || rr2_check server.ipv6-client sh -c \
+		"dmesg | grep -q 'rpcrdma2: client $(rr2_ip6 "$RR2_CLIENT_IP") settled'"
 	rr2_check "server.rdma-version.is-$want" sh -c \
 		"dmesg | grep 'rpcrdma2: client .* settled' | grep -qv 'version $want,' && exit 1
 		 dmesg | grep -q 'rpcrdma2: client .* settled RPC-over-RDMA version $want,'"
@@ -267,9 +383,10 @@ rr2_server_verify() {
 		 dmesg | grep -q 'rpcrdma2: client .* settled.*callbacks $want\$'"
 }
 
-# With every mount gone and nfsd stopped, rpcrdma2 unloads (once nfsd's
-# NFSv4.1 callback client, whose transport pins the module, is gone)
-# and nothing of it runs afterwards.
+# Module lifecycle: while a mount or nfsd uses rpcrdma2, rmmod is
+# refused and nothing stops working; with every mount gone and nfsd
+# stopped it unloads (once nfsd's NFSv4.1 callback client, whose
+# transport pins the module, is gone) and nothing of it runs afterwards.
 rr2_rmmod_retry() {
 	local i
 	for i in $(seq 60); do
@@ -279,7 +396,27 @@ rr2_rmmod_retry() {
 	rmmod rpcrdma2
 }
 
+# rmmod while rpcrdma2 is in use: refused at once ("in use"), and the
+# module stays loaded
+rr2_rmmod_refused() {
+	! timeout 30 rmmod rpcrdma2 2> /tmp/rmmod.err || return 1
+	cat /tmp/rmmod.err
+	grep -q 'in use' /tmp/rmmod.err && [ -d /sys/module/rpcrdma2 ]
+}
+
 rr2_unload_after_nfs() {
+	local dir=/mnt/life
+	# a live mount holds the module: rmmod is refused and the mount
+	# goes on moving data; with the mount gone nfsd's rdma listener
+	# still holds it
+	if rr2_check module.mount rr2_mount 4.2 "$dir" /export/v4.2; then
+		rr2_check module.rmmod-refused-mounted rr2_rmmod_refused
+		rr2_check module.io-after-refused rr2_io_back "$dir" 4.2
+		rr2_check module.umount umount "$dir"
+	fi
+	rr2_check module.rmmod-refused-nfsd rr2_rmmod_refused
+	rr2_check module.nfsd-listens-after-refused \
+		grep -q "^rdma $RR2_PORT\$" /proc/fs/nfsd/portlist
 	rr2_check module.nfsd-stop rpc.nfsd 0
 	rr2_check module.unload-after-nfs rr2_rmmod_retry
 	sleep 2

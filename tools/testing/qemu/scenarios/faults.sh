@@ -10,6 +10,8 @@
 #                  (only with faults=..., see RR2_FAULTS)
 #   client-drop    the client drops its own connection (sysfs dstaddr,
 #                  which makes sunrpc disconnect the transport)
+#   client-rxe-readd  the client deletes its rxe device under the mount
+#                  and adds it again (only with faults=...)
 #
 # Data: fio writes a file and verifies it (crc32c), over and over, for
 # the whole run; a probe loop writes a 64 KiB block with O_DIRECT and
@@ -70,7 +72,7 @@ rr2_server_fault() {
 		ip link set eth0 down && sleep 3 && ip link set eth0 up &&
 			rr2_rxe_active 100
 		;;
-	client-drop)
+	client-drop|client-rxe-readd)
 		: ;;
 	esac
 }
@@ -235,6 +237,15 @@ rr2_client_diag() {
 	ip -br link | sed 's/^/RR2: INFO /'
 }
 
+# Device removal on the client: the transport lets go of the device
+# (rdma link delete waits for every user), and the mount reconnects
+# through the device added again.
+rr2_client_rxe_readd() {
+	timeout 120 rdma link delete "$RR2_IBDEV" && sleep 1 &&
+		rdma link add "$RR2_IBDEV" type rxe netdev eth0 &&
+		rr2_rxe_active 100
+}
+
 rr2_usable() {
 	local dir=$1
 	timeout 120 sh -c "echo usable > '$dir/usable' && grep -q usable '$dir/usable'"
@@ -262,6 +273,8 @@ rr2_client() {
 		t0=$(date +%s.%N)
 		touch "$RR2_CTL/.fault-want-$f"
 		[ "$f" = client-drop ] && rr2_check "fault.$f.made" rr2_client_drop
+		[ "$f" = client-rxe-readd ] &&
+			rr2_check "fault.$f.made" rr2_client_rxe_readd
 		rr2_check "fault.$f.done" rr2_wait_file "$RR2_CTL/.fault-done-$f" 300
 		sleep "$settle"
 		rr2_check "fault.$f.mount-usable" rr2_usable "$dir" ||
