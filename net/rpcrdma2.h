@@ -31,13 +31,13 @@ enum rpcrdma2_role {
 	RPCRDMA2_SERVER,
 };
 
-/* net/module.c: the highest protocol version @role offers now */
+/* net/shared/params.c: the highest protocol version @role offers now */
 unsigned int rpcrdma2_max_version(enum rpcrdma2_role role);
-/* net/module.c: the xchar parameter (seed 004 exchange), per connection */
+/* net/shared/params.c: the xchar parameter (seed 004 exchange), per connection */
 bool rpcrdma2_xchar_enabled(enum rpcrdma2_role role);
-/* net/module.c: the rvrsdir parameter, the BRS level @role advertises */
+/* net/shared/params.c: the rvrsdir parameter, the BRS level @role advertises */
 u32 rpcrdma2_rvrsdir_level(enum rpcrdma2_role role);
-/* net/module.c: the hostauth parameter, RPCRDMA2_HOSTAUTH_MAX octets */
+/* net/shared/params.c: the hostauth parameter, RPCRDMA2_HOSTAUTH_MAX octets */
 u32 rpcrdma2_hostauth_get(u8 *buf);
 
 #if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
