@@ -12,7 +12,8 @@
  *                     backchannel transport class (backchannel.c)
  *   rpcrdma2_clnt_*,  what a half offers the module core and the tests:
  *   rpcrdma2_svc_*    registration, sysctl tables, test hooks (below)
- *   rpcrdma2_test_*   the KUnit environment (net/tests/env.h)
+ *   rpcrdma2_test_*   test hooks (below, shared/dev.h) and the KUnit
+ *                     environment (net/tests/env.h)
  *
  * Each KUnit file keeps its own static helpers under a short prefix of
  * its own (rr2r_ rpc_test.c, rr2w_ clnt_wire_test.c, rr2t_ env.c and
