@@ -7,6 +7,10 @@
 #   make W=1 C=1          the same with extra warnings and sparse
 #   make setup            install packages and prepare caches (idempotent)
 #   make check            every test: W=1 build, checkpatch, KUnit, QEMU e2e
+#   make kunit            the KUnit suites only (tools/testing/kunit/run.sh)
+#   make e2e              setup, the module build and the QEMU scenarios of
+#                         the test command, without its other steps
+#   make checkpatch       checkpatch.pl --strict on every source file
 #   make demo             boot a guest and run the NFS/RDMA demo
 #   make bench            print benchmark figures and ratios
 #   make install          install for KDIR's kernel, with the modprobe.d
@@ -47,8 +51,12 @@ check:
 kunit:
 	$(T)/kunit/run.sh
 
+# The test command's QEMU scenarios.  setup and build stay: the guests
+# load the rpcrdma2.ko that the build step makes for their kernel.
+E2E_SKIP := checkpatch coverage crash-verdicts kunit kunit-debug fuzz install
+
 e2e:
-	$(T)/qemu/run-e2e.sh
+	RR2_SKIP="$(E2E_SKIP)" $(T)/run-tests.sh
 
 checkpatch:
 	$(T)/checkpatch.sh

@@ -3,9 +3,21 @@
  * rpcrdma2 internal interfaces shared by the client half, the server
  * half and the module core.
  *
- * Prefixes tell the room a symbol lives in: rpcrdma2_* is shared,
- * rpcrdma2_clnt_* is the client half (net/client), rpcrdma2_svc_* is the
- * server half (net/server).
+ * Prefixes tell the room a symbol lives in:
+ *
+ *   rpcrdma2_*        net/shared and the module core (net/module.c),
+ *                     and the trace events (include/trace/events)
+ *   rr2c_*            the client half (net/client)
+ *   rr2s_*, rr2b_*    the server half (net/server); rr2b_ is its
+ *                     backchannel transport class (backchannel.c)
+ *   rpcrdma2_clnt_*,  what a half offers the module core and the tests:
+ *   rpcrdma2_svc_*    registration, sysctl tables, test hooks (below)
+ *   rpcrdma2_test_*   test hooks (below, shared/dev.h) and the KUnit
+ *                     environment (net/tests/env.h)
+ *
+ * Each KUnit file keeps its own static helpers under a short prefix of
+ * its own (rr2r_ rpc_test.c, rr2w_ clnt_wire_test.c, rr2t_ env.c and
+ * softrdma_test.c, ...); they are never visible outside the file.
  */
 #ifndef RPCRDMA2_H
 #define RPCRDMA2_H

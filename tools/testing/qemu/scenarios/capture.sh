@@ -4,7 +4,9 @@
 # Scenario "capture": record the RPC-over-RDMA headers the stock Linux
 # client and server put on the wire (two guests, both rr2.mod=stock), as
 # "RR2: CAP <src-ip> <opcode> <octets> <hex>" lines, for the codec's
-# golden Version 1 vectors (tools/testing/qemu/capture-vectors.sh).
+# golden Version 1 vectors (rr2_stock_vectors in net/tests/codec_vectors.h;
+# Documentation/testing.rst, "Golden Version 1 vectors from the stock
+# module", gives the two commands).  The test command does not run it.
 # Both guests capture what arrives on their NIC (rxe's own transmissions
 # do not pass the packet taps), while the client mounts with NFSv3 and
 # NFSv4.2 and writes and reads one small and one 64 KiB file.
