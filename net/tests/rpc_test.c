@@ -3110,10 +3110,6 @@ static void rr2r_svc_knobs_apply_to_new_connections(struct kunit *test)
 	KUNIT_EXPECT_EQ(test,
 			rr2r_sysctl_read(test, "max_outbound_read_requests"),
 			1);
-	/* counters are read-only */
-	KUNIT_EXPECT_NE(test, 0, rr2r_sysctl_write(test, "rdma_stat_recv",
-						   "0"));
-
 	/* the connection made before keeps its grant */
 	KUNIT_EXPECT_EQ(test, rr2r_null_grant(test, old, 0xd1),
 			RR2S_CREDITS_INIT);
@@ -3309,10 +3305,16 @@ static void rr2r_counters_read(struct kunit *test, unsigned long *v)
  * (V2-CHUNK-14, V2-SPEC-01) count four Read chunks and five segments
  * pulled; the XID mismatches count BAD_XDR once per version (V2-ERR-26).
  * The stock counters without an rpcrdma2 event stay 0.
+ *
+ * Then the writes, with the stock module's modes and semantics: every
+ * counter is 0644 and a write of anything resets it to 0; the ones
+ * without an event take 0 and refuse anything else.
  */
 static void rr2r_svc_counters_move(struct kunit *test)
 {
 	unsigned long a[RR2R_NR_C], b[RR2R_NR_C];
+	struct ctl_table *t;
+	u32 i;
 
 	rr2r_counters_read(test, a);
 	rr2r_svc_write_chunk(test, RPCRDMA2_VERS_2);
@@ -3337,6 +3339,29 @@ static void rr2r_svc_counters_move(struct kunit *test)
 	KUNIT_EXPECT_GE(test, b[RR2R_C_V1] - a[RR2R_C_V1], 1);
 	KUNIT_EXPECT_EQ(test, b[RR2R_C_BAD_XDR] - a[RR2R_C_BAD_XDR], 2);
 	KUNIT_EXPECT_EQ(test, b[RR2R_C_RQ_POLL], 0);
+
+	for (i = 0; i < RR2R_NR_C; i++) {
+		t = rr2r_sysctl(test, rr2r_counters[i]);
+		KUNIT_ASSERT_NOT_NULL(test, t);
+		KUNIT_EXPECT_EQ_MSG(test, t->mode, 0644, "%s",
+				    rr2r_counters[i]);
+		if (i == RR2R_C_RQ_POLL)
+			continue;
+		/* the value written does not matter */
+		KUNIT_EXPECT_EQ_MSG(test, 0,
+				    rr2r_sysctl_write(test, rr2r_counters[i],
+						      i & 1 ? "0" : "12345"),
+				    "%s", rr2r_counters[i]);
+	}
+	rr2r_counters_read(test, b);
+	for (i = 0; i < RR2R_NR_C; i++)
+		KUNIT_EXPECT_EQ_MSG(test, b[i], 0, "%s after a write",
+				    rr2r_counters[i]);
+	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test, "rdma_stat_rq_poll",
+						   "0"));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			rr2r_sysctl_write(test, "rdma_stat_rq_poll", "1"));
+	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "rdma_stat_rq_poll"), 0);
 }
 
 /* ---- suite setup: environments, service, listeners ---- */
