@@ -3179,7 +3179,8 @@ static void rr2r_expect_clnt_conn(struct kunit *test, struct rpc_clnt *clnt,
  * buffers, which its RFC 8797 record (CMP-CMPD-11) and CONNPROP
  * (V2-INLINE-06, V2-INLINE-07) tell the server, who keeps its Sends
  * within them (V2-INLINE-08).  The slot count is the transport's, from
- * its creation.  A connection made before keeps what it had
+ * its creation, and the credits follow the knob up to it, as the stock
+ * client's do (128 by default).  A connection made before keeps what it had
  * (CMP-CMPD-04); when it reconnects, it takes the new values
  * (CMP-CMPD-05).  The smallest values (4 slots, 1024 octets) carry
  * every size too.
@@ -3217,7 +3218,7 @@ static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
 	pages = rr2r_pages(test);
 	old = rr2r_clnt(test);
 	rr2r_roundtrip(test, old, pages, 1000);
-	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_CREDITS,
+	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_SLOTS,
 			      RPCRDMA2_BUF_SIZE_DEF, RPCRDMA2_BUF_SIZE_DEF);
 
 	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
@@ -3242,7 +3243,7 @@ static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
 			3100);
 
 	/* the live connection keeps what it had, and works */
-	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_CREDITS,
+	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_SLOTS,
 			      RPCRDMA2_BUF_SIZE_DEF, RPCRDMA2_BUF_SIZE_DEF);
 	rr2r_roundtrip(test, old, pages, 9000);
 
@@ -3258,6 +3259,21 @@ static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rr2r_xprt(old)->stat.connect_count, 2);
 	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, 16, 2048, 3072);
 	rr2r_expect_pool_full(test, rr2r_xprt(new));
+
+	/*
+	 * more slots than the default: a new transport asks for them all,
+	 * an older one for no more than its slots
+	 */
+	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
+						   "rdma_slot_table_entries",
+						   "200"));
+	new = rr2r_clnt(test);
+	rr2r_expect_clnt_conn(test, new, 200, 200, 2048, 3072);
+	rr2r_roundtrip(test, new, pages, 9000);
+	xprt_force_disconnect(rr2r_xprt(old));
+	rr2r_roundtrip(test, old, pages, 1000);
+	KUNIT_EXPECT_EQ(test, rr2r_xprt(old)->stat.connect_count, 3);
+	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_SLOTS, 2048, 3072);
 
 	/* the smallest values work too: 4 slots, 1024-octet messages */
 	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
