@@ -16,7 +16,7 @@
 #   make install          install for KDIR's kernel, with the modprobe.d
 #                         file that makes every RPC-over-RDMA name load
 #                         rpcrdma2 (uninstall: make uninstall)
-#   make dkms-install     the same through DKMS, for every kernel
+#   make dkms-install     the same through DKMS, for every 6.12 kernel
 #                         installed now and later (make dkms-uninstall)
 
 KVER_DEFAULT := $(shell ls -d /usr/src/linux-headers-6.12.*-amd64 2>/dev/null | sort -V | tail -n1 | sed 's,.*/linux-headers-,,')

@@ -29,12 +29,13 @@
 #endif
 
 /*
- * Credits: a connection asks for (and grants the server) the smaller of
- * RR2C_CREDITS and rdma_slot_table_entries (sysctl.c); the transport's
- * RPC slots are rdma_slot_table_entries when it is created, by default
- * RR2C_SLOTS.  Calls beyond the credits wait for congestion space.
+ * Credits: a connection asks for (and grants the server)
+ * rdma_slot_table_entries (sysctl.c), at most the transport's RPC slots
+ * and what the device's queues hold (rr2c_credits_for()); the slots are
+ * rdma_slot_table_entries when the transport is created, by default
+ * RR2C_SLOTS, the stock default.  Calls beyond the credits wait for
+ * congestion space.
  */
-#define RR2C_CREDITS		64	/* most RPCs in flight; also our grant */
 #define RR2C_SLOTS		128
 #define RR2C_RESOLVE_MS		5000
 #define RR2C_NEGO_TIMEOUT	(10 * HZ)

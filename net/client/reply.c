@@ -648,14 +648,14 @@ static void rr2c_xch_start(struct rr2c *r)
 	rr2c_xch_send(r, RDMA2_XCH_INITXCH, msg,
 		      rpcrdma2_xch_hello(&r->conn,
 					 rpcrdma2_credit_out(RPCRDMA2_VERS_2,
-							     RR2C_CREDITS),
+							     r->credits),
 					 msg, sizeof(msg)));
 }
 
 /* An RDMA2_XCH_* message, accepted because the exchange is on. */
 static void rr2c_xch_recv(struct rr2c *r, const struct rpcrdma2_hdr *hdr)
 {
-	u32 credit = rpcrdma2_credit_out(r->conn.vers, RR2C_CREDITS);
+	u32 credit = rpcrdma2_credit_out(r->conn.vers, r->credits);
 	u8 out[128];
 	u32 outlen;
 	int act;

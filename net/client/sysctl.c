@@ -8,7 +8,8 @@
  *
  *   rdma_slot_table_entries  RPC slots of a new transport (mount); the
  *                            credits a new connection asks for, at most
- *                            RR2C_CREDITS
+ *                            its transport's slots and what the device
+ *                            holds
  *   rdma_max_inline_read     octets per posted Receive of a new
  *                            connection: the Receive Size of its RFC 8797
  *                            record and its Version 2 RBSIZ

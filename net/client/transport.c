@@ -345,6 +345,36 @@ static const char *rr2c_fallback_why(const struct rr2c *r)
 	}
 }
 
+/*
+ * The credits a new connection asks for: rdma_slot_table_entries, as
+ * the stock client asks for (never more than the transport's slots),
+ * lowered to what the device's queues hold (rpcrdma2_ep_create()): a
+ * Receive per credit and the extra ones in the Receive Queue, the Sends
+ * and a REG_MR and a LOCAL_INV per MR of a full pool
+ * (RR2C_MRS_PER_CREDIT per credit) in the Send Queue, and all of their
+ * completions in the CQ.  A device that cannot hold RPCRDMA_MIN_SLOT_TABLE
+ * gets what was asked for, and rpcrdma2_ep_create() refuses it.
+ */
+static u32 rr2c_credits_for(const struct rr2c *r, struct ib_device *device,
+			    const struct rpcrdma2_ep_attr *attr)
+{
+	const long per_credit = 2 * RR2C_MRS_PER_CREDIT;
+	const long extra = RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
+	u32 want = min(rr2c_knob_slots(), r->nr_slots);
+	struct rpcrdma2_dev_attr dev;
+	long room;
+
+	rpcrdma2_dev_attr(device, &dev);
+	room = (long)dev.max_qp_wr - 1 - extra;
+	room = min(room, ((long)dev.max_qp_wr - attr->nr_send - 1) /
+			 per_credit);
+	room = min(room, ((long)dev.max_cqe - extra - attr->nr_send - 2) /
+			 (1 + per_credit));
+	if (room < RPCRDMA_MIN_SLOT_TABLE)
+		return want;
+	return min_t(u32, want, room);
+}
+
 static int rr2c_connect(struct rr2c *r)
 {
 	struct rpc_xprt *xprt = &r->xprt;
@@ -369,15 +399,6 @@ static int rr2c_connect(struct rr2c *r)
 	/* V2-ERR-15: the server named no version we speak: send nothing */
 	if (!r->vers_cap)
 		return -EPROTONOSUPPORT;
-	/*
-	 * rdma_slot_table_entries, read once per connection: the credits
-	 * asked for and granted (V2-CRED-01), a Receive for each plus the
-	 * callback ones and V2-CRED-07's.
-	 */
-	r->credits = min3(rr2c_knob_slots(), r->nr_slots, (u32)RR2C_CREDITS);
-	attr.nr_recv = r->credits + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
-	/* a REG_MR and a LOCAL_INV per MR may be outstanding */
-	attr.nr_send_extra = rr2c_frwr_nr_wrs(r);
 	init_completion(&r->cm_done);
 	id = rdma_create_id(xprt->xprt_net, rr2c_cm_event, r, RDMA_PS_TCP,
 			    IB_QPT_RC);
@@ -395,6 +416,15 @@ static int rr2c_connect(struct rr2c *r)
 	if (ret)
 		goto fail_id;
 
+	/*
+	 * rdma_slot_table_entries, read once per connection: the credits
+	 * asked for and granted (V2-CRED-01), a Receive for each plus the
+	 * callback ones and V2-CRED-07's, and a REG_MR and a LOCAL_INV per
+	 * MR the pool may grow to.
+	 */
+	r->credits = rr2c_credits_for(r, id->device, &attr);
+	attr.nr_recv = r->credits + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
+	attr.nr_send_extra = rr2c_frwr_nr_wrs(r);
 	ret = rpcrdma2_ep_create(&r->ep, id, &attr, &rr2c_ep_ops, r);
 	if (ret)
 		goto fail_id;
@@ -1229,7 +1259,7 @@ static struct rpc_xprt *rpcrdma2_clnt_setup(struct xprt_create *args)
 	}
 	r = rr2c(xprt);
 	r->nr_slots = nr_slots;
-	r->credits = min_t(u32, nr_slots, RR2C_CREDITS);
+	r->credits = nr_slots;
 	spin_lock_init(&r->req_lock);
 	INIT_LIST_HEAD(&r->req_free);
 	rr2c_frwr_init(r);

@@ -281,7 +281,7 @@ void rr2s_wlist_drop(struct rr2s_conn *c, struct rr2s_wlist *wl);
 
 /* stats.c: counters, global and per CPU (see there) */
 enum rr2s_stat {
-	RR2S_STAT_NONE,			/* always 0 */
+	RR2S_STAT_NONE,			/* none: rr2s_stat_error()'s map */
 	RR2S_STAT_READ,			/* rdma_stat_read */
 	RR2S_STAT_RECV,			/* rdma_stat_recv */
 	RR2S_STAT_WRITE,		/* rdma_stat_write */

@@ -9,17 +9,21 @@
  *   max_requests                credits granted per connection
  *   max_req_size                octets per posted Receive (RBSIZ)
  *   max_outbound_read_requests  RDMA Reads in flight (ORD) we accept with
- *   rdma_stat_*                 the stock counters, read-only
+ *   rdma_stat_*                 the stock counters
  *
- * and rpcrdma2's own read-only counters, rpcrdma2_*.  The knobs are
+ * and rpcrdma2's own counters, rpcrdma2_*.  The knobs are
  * validated by proc_dointvec_minmax and read once per connection in
  * rr2s_conn_setup(), so a change applies to connections accepted after
  * it; a connection keeps its sizes for its life.
  *
  * Counters are per-CPU and global, as the stock ones are: incremented
  * without locks from any context (rr2s_stat_add()) and summed over the
- * CPUs when read.  Counters the stock module keeps but rpcrdma2 has no
- * event for read 0.
+ * CPUs when read.  Root resets one by writing to it, whatever is
+ * written, as the stock svcrdma_counter_handler() does: every CPU's
+ * share goes to 0 (an increment racing with the reset may survive it,
+ * as with the stock percpu_counter_set()).  The five counters the stock
+ * module keeps but never moves are the same in rpcrdma2: they read 0
+ * and take a write of 0 only (proc_dointvec_minmax, range 0..0).
  *
  * Owns: the table and the values behind it.  Called by: the module
  * core (registration), the other server files (knobs, counters).
@@ -46,6 +50,10 @@ static int rr2s_min_req_size = RR2S_RECV_SIZE_MIN;
 static int rr2s_max_req_size_max = RR2S_RECV_SIZE_MAX;
 static int rr2s_min_ord = RR2S_ORD_MIN;
 static int rr2s_max_ord_max = RR2S_ORD_MAX;
+
+/* The counters that never move, and their range */
+static int rr2s_stat_unused;
+static int rr2s_zero;
 
 /* Credits a new connection offers at most (the device may cap it). */
 u32 rr2s_knob_max_requests(void)
@@ -80,17 +88,27 @@ static unsigned long rr2s_stat_sum(enum rr2s_stat stat)
 	unsigned long sum = 0;
 	int cpu;
 
-	if (stat == RR2S_STAT_NONE)
-		return 0;
 	for_each_possible_cpu(cpu)
-		sum += per_cpu(rr2s_stats.v[stat], cpu);
+		sum += READ_ONCE(per_cpu(rr2s_stats.v[stat], cpu));
 	return sum;
 }
 
-/* A read-only counter: its sum over the CPUs, in decimal. */
+static void rr2s_stat_reset(enum rr2s_stat stat)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu(rr2s_stats.v[stat], cpu), 0);
+}
+
+/*
+ * A counter: read, its sum over the CPUs in decimal; written, whatever
+ * the value, reset to 0 (the stock svcrdma_counter_handler()).
+ */
 static int rr2s_stat_handler(const struct ctl_table *table, int write,
 			     void *buffer, size_t *lenp, loff_t *ppos)
 {
+	enum rr2s_stat stat = (unsigned long)table->extra1;
 	unsigned long val;
 	struct ctl_table t = {
 		.procname	= table->procname,
@@ -99,9 +117,11 @@ static int rr2s_stat_handler(const struct ctl_table *table, int write,
 		.mode		= 0444,
 	};
 
-	if (write)
-		return -EPERM;
-	val = rr2s_stat_sum((unsigned long)table->extra1);
+	if (write) {
+		rr2s_stat_reset(stat);
+		return 0;
+	}
+	val = rr2s_stat_sum(stat);
 	return proc_doulongvec_minmax(&t, 0, buffer, lenp, ppos);
 }
 
@@ -119,10 +139,13 @@ static int rr2s_stat_handler(const struct ctl_table *table, int write,
 #define RR2S_COUNTER(_name, _stat)				\
 	{							\
 		.procname	= _name,			\
-		.mode		= 0444,				\
+		.mode		= 0644,				\
 		.proc_handler	= rr2s_stat_handler,		\
 		.extra1		= (void *)(unsigned long)(_stat), \
 	}
+
+#define RR2S_UNUSED(_name)					\
+	RR2S_KNOB(_name, rr2s_stat_unused, rr2s_zero, rr2s_zero)
 
 struct ctl_table rpcrdma2_svc_sysctl[] = {
 	RR2S_KNOB("max_requests", rr2s_max_requests, rr2s_min_requests,
@@ -137,11 +160,11 @@ struct ctl_table rpcrdma2_svc_sysctl[] = {
 	RR2S_COUNTER("rdma_stat_recv", RR2S_STAT_RECV),
 	RR2S_COUNTER("rdma_stat_write", RR2S_STAT_WRITE),
 	RR2S_COUNTER("rdma_stat_sq_starve", RR2S_STAT_SQ_STARVE),
-	RR2S_COUNTER("rdma_stat_rq_starve", RR2S_STAT_NONE),
-	RR2S_COUNTER("rdma_stat_rq_poll", RR2S_STAT_NONE),
-	RR2S_COUNTER("rdma_stat_rq_prod", RR2S_STAT_NONE),
-	RR2S_COUNTER("rdma_stat_sq_poll", RR2S_STAT_NONE),
-	RR2S_COUNTER("rdma_stat_sq_prod", RR2S_STAT_NONE),
+	RR2S_UNUSED("rdma_stat_rq_starve"),
+	RR2S_UNUSED("rdma_stat_rq_poll"),
+	RR2S_UNUSED("rdma_stat_rq_prod"),
+	RR2S_UNUSED("rdma_stat_sq_poll"),
+	RR2S_UNUSED("rdma_stat_sq_prod"),
 
 	/* rpcrdma2's own */
 	RR2S_COUNTER("rpcrdma2_conns_v1", RR2S_STAT_CONNS_V1),

@@ -3110,10 +3110,6 @@ static void rr2r_svc_knobs_apply_to_new_connections(struct kunit *test)
 	KUNIT_EXPECT_EQ(test,
 			rr2r_sysctl_read(test, "max_outbound_read_requests"),
 			1);
-	/* counters are read-only */
-	KUNIT_EXPECT_NE(test, 0, rr2r_sysctl_write(test, "rdma_stat_recv",
-						   "0"));
-
 	/* the connection made before keeps its grant */
 	KUNIT_EXPECT_EQ(test, rr2r_null_grant(test, old, 0xd1),
 			RR2S_CREDITS_INIT);
@@ -3183,7 +3179,8 @@ static void rr2r_expect_clnt_conn(struct kunit *test, struct rpc_clnt *clnt,
  * buffers, which its RFC 8797 record (CMP-CMPD-11) and CONNPROP
  * (V2-INLINE-06, V2-INLINE-07) tell the server, who keeps its Sends
  * within them (V2-INLINE-08).  The slot count is the transport's, from
- * its creation.  A connection made before keeps what it had
+ * its creation, and the credits follow the knob up to it, as the stock
+ * client's do (128 by default).  A connection made before keeps what it had
  * (CMP-CMPD-04); when it reconnects, it takes the new values
  * (CMP-CMPD-05).  The smallest values (4 slots, 1024 octets) carry
  * every size too.
@@ -3221,7 +3218,7 @@ static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
 	pages = rr2r_pages(test);
 	old = rr2r_clnt(test);
 	rr2r_roundtrip(test, old, pages, 1000);
-	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_CREDITS,
+	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_SLOTS,
 			      RPCRDMA2_BUF_SIZE_DEF, RPCRDMA2_BUF_SIZE_DEF);
 
 	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
@@ -3246,7 +3243,7 @@ static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
 			3100);
 
 	/* the live connection keeps what it had, and works */
-	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_CREDITS,
+	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_SLOTS,
 			      RPCRDMA2_BUF_SIZE_DEF, RPCRDMA2_BUF_SIZE_DEF);
 	rr2r_roundtrip(test, old, pages, 9000);
 
@@ -3262,6 +3259,21 @@ static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rr2r_xprt(old)->stat.connect_count, 2);
 	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, 16, 2048, 3072);
 	rr2r_expect_pool_full(test, rr2r_xprt(new));
+
+	/*
+	 * more slots than the default: a new transport asks for them all,
+	 * an older one for no more than its slots
+	 */
+	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
+						   "rdma_slot_table_entries",
+						   "200"));
+	new = rr2r_clnt(test);
+	rr2r_expect_clnt_conn(test, new, 200, 200, 2048, 3072);
+	rr2r_roundtrip(test, new, pages, 9000);
+	xprt_force_disconnect(rr2r_xprt(old));
+	rr2r_roundtrip(test, old, pages, 1000);
+	KUNIT_EXPECT_EQ(test, rr2r_xprt(old)->stat.connect_count, 3);
+	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_SLOTS, 2048, 3072);
 
 	/* the smallest values work too: 4 slots, 1024-octet messages */
 	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
@@ -3309,10 +3321,16 @@ static void rr2r_counters_read(struct kunit *test, unsigned long *v)
  * (V2-CHUNK-14, V2-SPEC-01) count four Read chunks and five segments
  * pulled; the XID mismatches count BAD_XDR once per version (V2-ERR-26).
  * The stock counters without an rpcrdma2 event stay 0.
+ *
+ * Then the writes, with the stock module's modes and semantics: every
+ * counter is 0644 and a write of anything resets it to 0; the ones
+ * without an event take 0 and refuse anything else.
  */
 static void rr2r_svc_counters_move(struct kunit *test)
 {
 	unsigned long a[RR2R_NR_C], b[RR2R_NR_C];
+	struct ctl_table *t;
+	u32 i;
 
 	rr2r_counters_read(test, a);
 	rr2r_svc_write_chunk(test, RPCRDMA2_VERS_2);
@@ -3337,6 +3355,29 @@ static void rr2r_svc_counters_move(struct kunit *test)
 	KUNIT_EXPECT_GE(test, b[RR2R_C_V1] - a[RR2R_C_V1], 1);
 	KUNIT_EXPECT_EQ(test, b[RR2R_C_BAD_XDR] - a[RR2R_C_BAD_XDR], 2);
 	KUNIT_EXPECT_EQ(test, b[RR2R_C_RQ_POLL], 0);
+
+	for (i = 0; i < RR2R_NR_C; i++) {
+		t = rr2r_sysctl(test, rr2r_counters[i]);
+		KUNIT_ASSERT_NOT_NULL(test, t);
+		KUNIT_EXPECT_EQ_MSG(test, t->mode, 0644, "%s",
+				    rr2r_counters[i]);
+		if (i == RR2R_C_RQ_POLL)
+			continue;
+		/* the value written does not matter */
+		KUNIT_EXPECT_EQ_MSG(test, 0,
+				    rr2r_sysctl_write(test, rr2r_counters[i],
+						      i & 1 ? "0" : "12345"),
+				    "%s", rr2r_counters[i]);
+	}
+	rr2r_counters_read(test, b);
+	for (i = 0; i < RR2R_NR_C; i++)
+		KUNIT_EXPECT_EQ_MSG(test, b[i], 0, "%s after a write",
+				    rr2r_counters[i]);
+	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test, "rdma_stat_rq_poll",
+						   "0"));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			rr2r_sysctl_write(test, "rdma_stat_rq_poll", "1"));
+	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "rdma_stat_rq_poll"), 0);
 }
 
 /* ---- suite setup: environments, service, listeners ---- */

@@ -6,8 +6,11 @@
 # modprobe.d file; every name of the RPC-over-RDMA transport must then
 # resolve to it (modprobe --show-depends, nothing is loaded: the host
 # may run another kernel); "make dkms-uninstall" must give the names
-# back to the stock module.  The QEMU scenario "install" loads them for
-# real in a guest.
+# back to the stock module.  While installed, DKMS must skip a kernel
+# that is not 6.12 (BUILD_EXCLUSIVE_KERNEL: exit status 77, nothing
+# built) rather than fail its build, and each name's install command
+# must fall back to the stock module.  The QEMU scenario "install" loads
+# them for real in a guest, with and without rpcrdma2 for the kernel.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -28,6 +31,28 @@ resolves_to_ours() {
 		grep -E 'rpcrdma2(\.ko|$| )'
 }
 
+# ... and to the stock module when modprobe does not find rpcrdma2 for
+# the running kernel (the command itself runs in the guest scenario)
+falls_back_to_stock() {
+	modprobe -S "$kver" --show-depends "$1" | tail -n1 | tr -s '[:space:]' ' ' |
+		grep -E '^install if /sbin/modprobe -n -q --ignore-install rpcrdma2; .* else .*/sbin/modprobe --ignore-install rpcrdma '
+}
+
+# dkms build and install for a kernel that is not 6.12 end with
+# BUILD_EXCLUSIVE's exit status, 77, and leave nothing for it
+other_kernel_skipped() {
+	local other=6.1.0-99-amd64 v rc op
+	v=$(cat "$RR2_REPO/VERSION")
+	for op in build install; do
+		dkms "$op" "rpcrdma2/$v" -k "$other"
+		rc=$?
+		echo "dkms $op -k $other: exit status $rc"
+		[ "$rc" = 77 ] || return 1
+	done
+	! dkms status rpcrdma2 | grep -q "$other" &&
+		[ ! -e "/lib/modules/$other" ]
+}
+
 resolves_to_stock() {
 	modprobe -S "$kver" --show-depends "$1" | tail -n1 |
 		grep '/xprtrdma/rpcrdma\.ko'
@@ -42,7 +67,9 @@ check module-in-updates sh -c "modinfo -k '$kver' -F filename rpcrdma2 | grep -q
 check module-version sh -c "modinfo -k '$kver' -F version rpcrdma2 | grep -qx '$(cat "$RR2_REPO/VERSION")'"
 for n in rpcrdma rpcrdma6 xprtrdma svcrdma; do
 	check "$n-loads-rpcrdma2" resolves_to_ours "$n"
+	check "$n-falls-back-to-stock" falls_back_to_stock "$n"
 done
+check dkms-other-kernel-skipped other_kernel_skipped
 check dkms-uninstall make -C "$RR2_REPO" KDIR="$kdir" dkms-uninstall
 trap - EXIT
 check module-gone sh -c "! modinfo -k '$kver' rpcrdma2"

@@ -270,9 +270,10 @@ rr2_knobs_set() {
 	done
 }
 
-# The mount at $1 uses the values rr2_client_knobs wrote.
+# The mount at $1 uses the values rr2_client_knobs wrote: its credits
+# follow rdma_slot_table_entries, as the stock client's do.
 rr2_knobs_applied() {
-	rr2_mount_rdma2 "$1" | grep -q ' inline 2048/2048 credits 16 slots 16 '
+	rr2_mount_rdma2 "$1" | grep -q ' inline 2048/2048 credits 100 slots 100 '
 }
 
 # 4 MiB through the mount at $1, read back from the server.
@@ -292,8 +293,8 @@ rr2_client_knobs() {
 	rr2_check knobs.out-of-range-refused sh -c \
 		'! echo 65537 > /proc/sys/sunrpc/rdma_max_inline_read &&
 		 ! echo 3 > /proc/sys/sunrpc/rdma_slot_table_entries'
-	rr2_check knobs.write rr2_knobs_set 16 2048 2048
-	rr2_check knobs.read-back test "$(rr2_knobs)" = "16 2048 2048 "
+	rr2_check knobs.write rr2_knobs_set 100 2048 2048
+	rr2_check knobs.read-back test "$(rr2_knobs)" = "100 2048 2048 "
 	if rr2_check knobs.mount rr2_mount 4.2 "$dir" /export/v4.2; then
 		rr2_info "knobs: $(rr2_mount_rdma2 "$dir")"
 		rr2_check knobs.applied rr2_knobs_applied "$dir"

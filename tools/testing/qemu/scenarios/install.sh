@@ -7,7 +7,13 @@
 #    rpcrdma6, xprtrdma, svcrdma) loads rpcrdma2, never the stock module;
 #  - a proto=rdma mount loads it on its own (the kernel asks for
 #    "rpcrdma"), and so does "rpc.nfsd --rdma" (nfsd asks for "svcrdma");
-#  - NFS over RDMA then works: data written and read back;
+#  - modprobe -r of each name unloads it;
+#  - NFS over RDMA then works: data written and read back, and the
+#    server's counters reset on a write, as the stock module's do;
+#  - with the modprobe.d file but no rpcrdma2 for the running kernel (a
+#    kernel DKMS skipped, or "make install" for another kernel), each
+#    name loads the stock module, says so in the kernel log, and
+#    modprobe -r of the name unloads it;
 #  - after uninstall the same names load the stock module again.
 # Role: single.  (The DKMS build and install for the kernel's headers
 # run on the host: tools/testing/install-test.sh.)
@@ -16,11 +22,45 @@ rr2_only_ours() {
 	lsmod | grep -q '^rpcrdma2 ' && ! lsmod | grep -q '^rpcrdma '
 }
 
-# rr2_name_loads NAME: modprobe NAME loads rpcrdma2 and only it
+# rr2_name_loads NAME: modprobe NAME loads rpcrdma2 and only it, and
+# modprobe -r NAME unloads it
 rr2_name_loads() {
 	modprobe "$1" || return 1
 	rr2_only_ours || { lsmod | grep rpcrdma; return 1; }
-	rmmod rpcrdma2
+	modprobe -r "$1" && ! lsmod | grep -q '^rpcrdma2 '
+}
+
+# rr2_name_falls_back NAME: the modprobe.d file is there but rpcrdma2 is
+# not installed for this kernel: modprobe NAME loads the stock module,
+# says why in the kernel log, and modprobe -r NAME unloads it.
+rr2_name_falls_back() {
+	local said n
+	said="rpcrdma2: not installed for kernel $(uname -r): loading the stock rpcrdma module"
+	n=$(dmesg | grep -c "$said")
+	modprobe "$1" || return 1
+	if ! lsmod | grep -q '^rpcrdma ' || lsmod | grep -q '^rpcrdma2 '; then
+		lsmod | grep rpcrdma
+		return 1
+	fi
+	[ "$(dmesg | grep -c "$said")" -gt "$n" ] || return 1
+	modprobe -r "$1" && ! lsmod | grep -q '^rpcrdma '
+}
+
+# The server's counters (nfsd stopped: nothing moves them) reset on a
+# write of any value, as the stock module's; the five that never move
+# take 0 and refuse anything else.
+rr2_counters_reset() {
+	local d=/proc/sys/sunrpc/svc_rdma
+	grep . $d/rdma_stat_* $d/rpcrdma2_conns_v*
+	[ "$(stat -c %a $d/rdma_stat_recv)" = 644 ] &&
+		[ "$(stat -c %a $d/rpcrdma2_conns_v2)" = 644 ] &&
+		[ "$(stat -c %a $d/rdma_stat_rq_poll)" = 644 ] || return 1
+	[ "$(cat $d/rdma_stat_recv)" -gt 0 ] &&
+		[ "$(cat $d/rpcrdma2_conns_v2)" -gt 0 ] || return 1
+	echo 0 > $d/rdma_stat_recv && echo 5 > $d/rpcrdma2_conns_v2 &&
+		[ "$(cat $d/rdma_stat_recv)" = 0 ] &&
+		[ "$(cat $d/rpcrdma2_conns_v2)" = 0 ] || return 1
+	echo 0 > $d/rdma_stat_rq_poll && ! echo 1 2> /dev/null > $d/rdma_stat_rq_poll
 }
 
 # A mount to an address nobody answers still loads the transport.
@@ -60,9 +100,17 @@ rr2_main() {
 	rr2_check install.nfsd-autoloads rr2_nfsd_autoloads
 	rr2_check install.nfs-io rr2_io
 	rr2_check install.nfsd-stop rpc.nfsd 0
+	rr2_check install.counters-reset rr2_counters_reset
 	rr2_check install.unload sh -c \
 		'for i in $(seq 60); do rmmod rpcrdma2 2>/dev/null && exit 0; sleep 0.5; done; exit 1'
 	rr2_check install.uninstall /rr2/packaging/install.sh uninstall "$kver"
+	# the modprobe.d file again, without the module: a kernel rpcrdma2
+	# was not built or installed for
+	rr2_check install.conf-only /rr2/packaging/install.sh conf
+	for n in rpcrdma rpcrdma6 xprtrdma svcrdma; do
+		rr2_check "install.no-module-$n-loads-stock" rr2_name_falls_back "$n"
+	done
+	rr2_check install.unconf /rr2/packaging/install.sh unconf
 	rr2_check install.after-uninstall-stock-loads sh -c \
 		'modprobe rpcrdma && lsmod | grep -q "^rpcrdma " && ! lsmod | grep -q "^rpcrdma2 "'
 }
