@@ -670,6 +670,12 @@ static int rr2s_pull_call(struct rr2s_conn *c, struct svc_rqst *rqstp,
 	     !rpcrdma2_rpc_is_call(rqstp->rq_arg.head[0].iov_base,
 				   rqstp->rq_arg.head[0].iov_len)))
 		return -EMSGSIZE;
+	/*
+	 * its Position-Zero Read chunk is one of the Read chunks counted
+	 * above, but reduces no data item (V2-SEC-13 allows it)
+	 */
+	if (ch->nomsg)
+		rr2s_stat_inc(RR2S_STAT_NOMSG_CALLS);
 	trace_rpcrdma2_svc_chunks(ch->xid, ch->nreads, ch->nwrites,
 				  ch->has_reply, total - m->len);
 	return 0;

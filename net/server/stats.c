@@ -174,6 +174,7 @@ struct ctl_table rpcrdma2_svc_sysctl[] = {
 	RR2S_COUNTER("rpcrdma2_cont_sent", RR2S_STAT_CONT_SENT),
 	RR2S_COUNTER("rpcrdma2_grants_sent", RR2S_STAT_GRANTS),
 	RR2S_COUNTER("rpcrdma2_read_chunks", RR2S_STAT_READ_CHUNKS),
+	RR2S_COUNTER("rpcrdma2_nomsg_calls", RR2S_STAT_NOMSG_CALLS),
 	RR2S_COUNTER("rpcrdma2_write_chunks", RR2S_STAT_WRITE_CHUNKS),
 	RR2S_COUNTER("rpcrdma2_reply_chunks", RR2S_STAT_REPLY_CHUNKS),
 	RR2S_COUNTER("rpcrdma2_rdma_read_bytes", RR2S_STAT_READ_BYTES),

@@ -3296,14 +3296,14 @@ static const char * const rr2r_counters[] = {
 	"rpcrdma2_read_chunks", "rpcrdma2_write_chunks",
 	"rpcrdma2_rdma_read_bytes", "rpcrdma2_rdma_write_bytes",
 	"rpcrdma2_send_inv", "rpcrdma2_conns_v1", "rpcrdma2_conns_v2",
-	"rpcrdma2_err_bad_xdr", "rdma_stat_rq_poll",
+	"rpcrdma2_err_bad_xdr", "rdma_stat_rq_poll", "rpcrdma2_nomsg_calls",
 };
 
 enum {
 	RR2R_C_READ, RR2R_C_RECV, RR2R_C_WRITE, RR2R_C_READ_CHUNKS,
 	RR2R_C_WRITE_CHUNKS, RR2R_C_READ_BYTES, RR2R_C_WRITE_BYTES,
 	RR2R_C_SEND_INV, RR2R_C_V1, RR2R_C_V2, RR2R_C_BAD_XDR,
-	RR2R_C_RQ_POLL, RR2R_NR_C
+	RR2R_C_RQ_POLL, RR2R_C_NOMSG, RR2R_NR_C
 };
 
 static void rr2r_counters_read(struct kunit *test, unsigned long *v)
@@ -3318,8 +3318,8 @@ static void rr2r_counters_read(struct kunit *test, unsigned long *v)
  * The counters move with the traffic that is theirs: the Write chunk
  * Call (V2-CHUNK-19) counts one Write chunk, its RDMA Write and its
  * octets and a Send With Invalidate (V2-RINV-04); the Read chunk Calls
- * (V2-CHUNK-14, V2-SPEC-01) count four Read chunks and five segments
- * pulled; the XID mismatches count BAD_XDR once per version (V2-ERR-26).
+ * (V2-CHUNK-14, V2-SPEC-01) count four Read chunks, one of them a
+ * Special Format Call's, and five segments pulled; the XID mismatches count BAD_XDR once per version (V2-ERR-26).
  * The stock counters without an rpcrdma2 event stay 0.
  *
  * Then the writes, with the stock module's modes and semantics: every
@@ -3346,6 +3346,8 @@ static void rr2r_svc_counters_move(struct kunit *test)
 	KUNIT_EXPECT_GE(test, b[RR2R_C_SEND_INV] - a[RR2R_C_SEND_INV], 1);
 	KUNIT_EXPECT_EQ(test, b[RR2R_C_READ_CHUNKS] - a[RR2R_C_READ_CHUNKS],
 			4);
+	/* one of them a Position-Zero Read chunk (V2-SEC-13's check) */
+	KUNIT_EXPECT_EQ(test, b[RR2R_C_NOMSG] - a[RR2R_C_NOMSG], 1);
 	KUNIT_EXPECT_GE(test, b[RR2R_C_READ] - a[RR2R_C_READ], 5);
 	KUNIT_EXPECT_EQ(test, b[RR2R_C_READ_BYTES] - a[RR2R_C_READ_BYTES],
 			10001 + 48 + round_up(3001, 4) + 1001 + 500);
