@@ -120,16 +120,21 @@ e2e() {
 	# SIMPLE at both ends (rvrsdir=1), HOSTAUTH sent both ways, and both
 	# halves held to an iWARP NIC's limits (devclamp=iwarp: one SGE per
 	# RDMA Read, 32-page MRs), every mount with nconnect=4 (each
-	# connection settles Version 2 and carries Calls)
+	# connection settles Version 2 and carries Calls); and (krb5=1, here
+	# and in the interop runs) Kerberos: sec=krb5, krb5i and krb5p
+	# mounts with a KDC in the server guest, fio verified, no chunks
+	# under krb5i and krb5p (V2-SEC-11, V2-SEC-13) where sec=krb5 uses
+	# them
 	"$q" -g 2 -s ours -c ours \
-		-a "$v2,xchar=1,xch=on,rvrsdir=1,brs=simple:simple,hostauth=rr2-e2e-key,devclamp=iwarp,mountopts=nconnect=4" \
+		-a "$v2,xchar=1,xch=on,rvrsdir=1,brs=simple:simple,hostauth=rr2-e2e-key,devclamp=iwarp,mountopts=nconnect=4,krb5=1" \
 		-n v2-ours-ours-2g combined || rc=1
 	# ... and with rdmavers=1
 	"$q" -g 2 -s ours -c ours -a "$v1" -n v1-ours-ours-2g combined || rc=1
 	# interop: our client falls back to Version 1 with the stock server
 	# and uses chunks there, at default mount options; over IPv6 (netid
-	# rdma6), with NFSv4.0 and NFSv4.1 too and one mount at nconnect=16
-	local deploy=ipv6=1,extravers=4.0:4.1,nconnect=16
+	# rdma6), with NFSv4.0 and NFSv4.1 too, one mount at nconnect=16,
+	# and Kerberos (krb5=1)
+	local deploy=ipv6=1,extravers=4.0:4.1,nconnect=16,krb5=1
 	"$q" -g 2 -s stock -c ours -a "expect=1,$deploy" \
 		-n interop-stock-ours combined || rc=1
 	# interop: the stock client on our server at default mount options:

@@ -6,7 +6,9 @@
 # same module parameters; chunks' result names get a "chunks." prefix
 # (e2e.NAME.client.chunks.fsx.v3).  rr2.args words and roles as in
 # baseline and chunks; both runs read the same words.  baseline's
-# rr2_main runs it all: only its client run is replaced.
+# rr2_main runs it all: only its client run is replaced.  With rr2.args
+# word krb5=1 (two guests), krb5.sh's pass follows: sec=krb5, krb5i and
+# krb5p mounts, results prefixed "krb5.".
 
 # shellcheck disable=SC1091
 . /rr2/scenarios/chunks.sh
@@ -14,8 +16,13 @@ eval "rr2_chunks_client_run() $(declare -f rr2_client_run | tail -n +2)"
 # shellcheck disable=SC1091
 . /rr2/scenarios/baseline.sh
 eval "rr2_baseline_client_run() $(declare -f rr2_client_run | tail -n +2)"
+# shellcheck disable=SC1091
+. /rr2/scenarios/krb5.sh
 
 rr2_client_run() {
 	rr2_baseline_client_run
 	RR2_PREFIX=chunks. rr2_chunks_client_run
+	if rr2_krb5_on; then
+		RR2_PREFIX=krb5. rr2_krb5_client_run
+	fi
 }
