@@ -672,7 +672,8 @@ static int rr2s_pull_call(struct rr2s_conn *c, struct svc_rqst *rqstp,
 		return -EMSGSIZE;
 	/*
 	 * its Position-Zero Read chunk is one of the Read chunks counted
-	 * above, but reduces no data item (V2-SEC-13 allows it)
+	 * above, but reduces no data item: under RPCSEC_GSS integrity or
+	 * privacy a client may send a Call so, not reduce one
 	 */
 	if (ch->nomsg)
 		rr2s_stat_inc(RR2S_STAT_NOMSG_CALLS);

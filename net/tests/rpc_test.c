@@ -3319,8 +3319,9 @@ static void rr2r_counters_read(struct kunit *test, unsigned long *v)
  * Call (V2-CHUNK-19) counts one Write chunk, its RDMA Write and its
  * octets and a Send With Invalidate (V2-RINV-04); the Read chunk Calls
  * (V2-CHUNK-14, V2-SPEC-01) count four Read chunks, one of them a
- * Special Format Call's, and five segments pulled; the XID mismatches count BAD_XDR once per version (V2-ERR-26).
- * The stock counters without an rpcrdma2 event stay 0.
+ * Special Format Call's, and five segments pulled; the XID mismatches
+ * count BAD_XDR once per version (V2-ERR-26).  The stock counters
+ * without an rpcrdma2 event stay 0.
  *
  * Then the writes, with the stock module's modes and semantics: every
  * counter is 0644 and a write of anything resets it to 0; the ones
@@ -3346,7 +3347,7 @@ static void rr2r_svc_counters_move(struct kunit *test)
 	KUNIT_EXPECT_GE(test, b[RR2R_C_SEND_INV] - a[RR2R_C_SEND_INV], 1);
 	KUNIT_EXPECT_EQ(test, b[RR2R_C_READ_CHUNKS] - a[RR2R_C_READ_CHUNKS],
 			4);
-	/* one of them a Position-Zero Read chunk (V2-SEC-13's check) */
+	/* one of them a Position-Zero Read chunk, reducing no data item */
 	KUNIT_EXPECT_EQ(test, b[RR2R_C_NOMSG] - a[RR2R_C_NOMSG], 1);
 	KUNIT_EXPECT_GE(test, b[RR2R_C_READ] - a[RR2R_C_READ], 5);
 	KUNIT_EXPECT_EQ(test, b[RR2R_C_READ_BYTES] - a[RR2R_C_READ_BYTES],
