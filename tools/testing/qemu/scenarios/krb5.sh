@@ -62,6 +62,12 @@ rr2_krb5_common() {
 	$RR2_SERVER_IP	$RR2_KRB5_SERVER
 	$RR2_CLIENT_IP	$RR2_KRB5_CLIENT
 	EOF
+	# ipv6=1: the mounts go to the server's IPv6 address (the KDC
+	# stays on IPv4)
+	[ "$RR2_IPV6" = 0 ] || cat >> /etc/hosts <<-EOF
+	$(rr2_ip6 "$RR2_SERVER_IP")	$RR2_KRB5_SERVER
+	$(rr2_ip6 "$RR2_CLIENT_IP")	$RR2_KRB5_CLIENT
+	EOF
 	cat > /etc/krb5.conf <<-EOF
 	[libdefaults]
 		default_realm = $RR2_KRB5_REALM
@@ -290,11 +296,12 @@ rr2_krb5_server_ready() {
 	return 1
 }
 
-# rr2_krb5_cli_counters DIR: the mount's Read and Write chunk columns
-# (the stock layout: after "xprt: rdma" and the ten generic fields)
+# rr2_krb5_cli_counters DIR: the mount's Read, Write and Reply chunk
+# columns (the stock layout: after "xprt: rdma" and the ten generic
+# fields), summed over its connections (nconnect=N makes N lines)
 rr2_krb5_cli_counters() {
-	awk -v d="$1" '$1 == "device" { m = ($5 == d) }
-		m && $1 == "xprt:" { print $13, $14, $15; exit }' /proc/self/mountstats
+	rr2_mount_xprts "$1" | awk '$2 == "rdma" { r += $13; w += $14; p += $15; n++ }
+		END { if (n) print r, w, p }'
 }
 
 # rr2_krb5_fio DIR: as chunks.sh's rr2_fio (O_DIRECT, every block
@@ -318,10 +325,13 @@ rr2_krb5_io() {
 	return $rc
 }
 
+# rr2_krb5_mount FLAVOUR DIR: by the server's name (rpc.gssd asks for
+# a ticket to nfs/NAME), over rdma6 with ipv6=1, with mountopts=
 rr2_krb5_mount() {
-	local flav=$1 dir=$2
+	local flav=$1 dir=$2 proto=rdma
+	[ "$RR2_IPV6" = 0 ] || proto=rdma6
 	mkdir -p "$dir"
-	mount -t nfs -o "vers=4.2,proto=rdma,port=$RR2_PORT,sec=$flav${RR2_MOUNTOPTS:+,$RR2_MOUNTOPTS}" \
+	mount -t nfs -o "vers=4.2,proto=$proto,port=$RR2_PORT,sec=$flav${RR2_MOUNTOPTS:+,$RR2_MOUNTOPTS}" \
 		"$RR2_KRB5_SERVER:/krb5" "$dir" || {
 		tail -n 20 /tmp/rpc.gssd.log
 		return 1
@@ -351,6 +361,8 @@ rr2_krb5_client_run() {
 		read -r -a a <<< "$(rr2_krb5_cli_counters "$dir")"
 		rr2_check "fio.v4.2.$flav" rr2_krb5_io "$dir" "$flav"
 		read -r -a b <<< "$(rr2_krb5_cli_counters "$dir")"
+		# ipv6=1, mountopts=nconnect:N as in baseline
+		rr2_check_transport "$dir" "4.2.$flav"
 		rr2_check "counters.v4.2.$flav" rr2_krb5_nums "${a[@]}" "${b[@]}"
 		rr2_info "krb5 client v4.2 $flav: Read chunks $((b[0] - a[0])), Write chunks $((b[1] - a[1])), Reply chunks $((b[2] - a[2]))"
 		dr=$((b[0] - a[0]))
