@@ -17,7 +17,8 @@
 # (rpc.gssd does it there even for an rdma mount: V2-SEC-12); every
 # RPC of the mounts below then goes over RDMA.
 #
-# Per flavour: one NFSv4.2 mount over proto=rdma, fio with
+# Per flavour: one NFSv4.2 mount over RDMA (rdma6 with ipv6=1, and
+# with rr2.args mountopts= as baseline's mounts), fio with
 # verification (2 MiB in 1 MiB blocks and 256 KiB in 4 KiB ones,
 # O_DIRECT, so every octet goes to the server and comes back; rr2.args
 # krb5mib=N sets the first), and the chunk counters of
@@ -37,8 +38,8 @@
 # layout: Read, Write, Reply chunks after the ten generic fields; its
 # Special Format Calls are counted apart, so Read chunks are reduced
 # data items only); a stock client's write_chunk_count (its
-# read_chunk_count includes its Position-Zero Read chunks, so the
-# server counts those); an rpcrdma2 server's rpcrdma2_read_chunks less
+# read_chunk_count includes its Position-Zero Read chunks: the Read
+# chunks are then an rpcrdma2 server's to check); an rpcrdma2 server's rpcrdma2_read_chunks less
 # rpcrdma2_nomsg_calls and rpcrdma2_write_chunks, sampled when the
 # client asks through the control directory (begin-FLAVOUR, end-FLAVOUR
 # files, each acknowledged).
