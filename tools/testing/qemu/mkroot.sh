@@ -72,7 +72,7 @@ fi
 MODULES="virtio_net virtio_pci dummy crc32_generic rdma_rxe rdma_ucm ib_uverbs
 	 libcrc32c crc32c_generic
 	 ib_umad rdma_cm ib_cm iw_cm ib_core sunrpc rpcrdma nfs nfsv3 nfsv4
-	 nfsd lockd auth_rpcgss rpcsec_gss_krb5 nfs_acl grace dns_resolver
+	 nfsd lockd auth_rpcgss rpcsec_gss_krb5 cts nfs_acl grace dns_resolver
 	 virtio_blk ext4"
 inputs="$KVER $(cat rootfs/.stamp) $MODULES $(sha1sum "$self" | cut -c1-12)"
 if [ ! -f base.cpio ] || [ "$(cat base.stamp 2>/dev/null)" != "$inputs" ]; then

@@ -108,14 +108,6 @@ case ",$args," in
 		rr2_die "dev=siw: no siw.ko for $kver: run tools/testing/setup.sh"
 	cp "$RR2_CACHE/siw/$kver/siw.ko" "$run/overlay/rr2/" ;;
 esac
-# krb5=1 (scenarios/krb5.sh): the kernel's Kerberos enctypes need
-# cts(cbc(aes)); cts.ko goes with the run when the image lacks it
-case ",$args," in
-*,krb5=1,*)
-	cts=$RR2_GUEST/kernel-$kver/lib/modules/$kver/kernel/crypto/cts.ko.xz
-	[ -f "$cts" ] || rr2_die "krb5=1: no $cts"
-	cp "$cts" "$run/overlay/rr2/" ;;
-esac
 if [ "$cmod" = ours ] || [ "$smod" = ours ]; then
 	ko=$RR2_REPO/rpcrdma2.ko
 	[ -f "$ko" ] || rr2_die "rpcrdma2.ko not built (make)"
