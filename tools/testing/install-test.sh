@@ -32,10 +32,11 @@ resolves_to_ours() {
 }
 
 # ... and to the stock module when modprobe does not find rpcrdma2 for
-# the running kernel (the command itself runs in the guest scenario)
+# the running kernel or it fails to load (the command itself runs in
+# the guest scenario)
 falls_back_to_stock() {
 	modprobe -S "$kver" --show-depends "$1" | tail -n1 | tr -s '[:space:]' ' ' |
-		grep -E '^install if /sbin/modprobe -n -q --ignore-install rpcrdma2; .* else .*/sbin/modprobe --ignore-install rpcrdma '
+		grep -E '^install if ! /sbin/modprobe -n -q --ignore-install rpcrdma2; then .*/sbin/modprobe --ignore-install rpcrdma .*elif ! /sbin/modprobe --ignore-install rpcrdma2 .*; then .*/sbin/modprobe --ignore-install rpcrdma '
 }
 
 # dkms build and install for a kernel that is not 6.12 end with

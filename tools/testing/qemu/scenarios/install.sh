@@ -8,6 +8,8 @@
 #  - a proto=rdma mount loads it on its own (the kernel asks for
 #    "rpcrdma"), and so does "rpc.nfsd --rdma" (nfsd asks for "svcrdma");
 #  - modprobe -r of each name unloads it;
+#  - when rpcrdma2 is installed but refuses to load, the stock module
+#    loads instead and the kernel log says why;
 #  - NFS over RDMA then works: data written and read back, and the
 #    server's counters reset on a write, as the stock module's do;
 #  - with the modprobe.d file but no rpcrdma2 for the running kernel (a
@@ -44,6 +46,23 @@ rr2_name_falls_back() {
 	fi
 	[ "$(dmesg | grep -c "$said")" -gt "$n" ] || return 1
 	modprobe -r "$1" && ! lsmod | grep -q '^rpcrdma '
+}
+
+# rr2_load_fails_falls_back: rpcrdma2 is installed but its load fails
+# (an option it refuses stands in for an unsigned module under Secure
+# Boot): modprobe rpcrdma loads the stock module and says why in the
+# kernel log, and modprobe -r unloads it.
+rr2_load_fails_falls_back() {
+	local said="rpcrdma2: failed to load on kernel $(uname -r)" n rc=0
+	n=$(dmesg | grep -c "$said")
+	echo "options rpcrdma2 rdmavers=7" > /etc/modprobe.d/zz-rr2-bad.conf
+	modprobe rpcrdma || rc=1
+	rm -f /etc/modprobe.d/zz-rr2-bad.conf
+	[ "$rc" = 0 ] || return 1
+	lsmod | grep rpcrdma
+	lsmod | grep -q '^rpcrdma ' && ! lsmod | grep -q '^rpcrdma2 ' &&
+		[ "$(dmesg | grep -c "$said")" -gt "$n" ] &&
+		modprobe -r rpcrdma && ! lsmod | grep -q '^rpcrdma '
 }
 
 # The server's counters (nfsd stopped: nothing moves them) reset on a
@@ -94,6 +113,7 @@ rr2_main() {
 	for n in rpcrdma rpcrdma6 xprtrdma svcrdma; do
 		rr2_check "install.modprobe-$n-loads-rpcrdma2" rr2_name_loads "$n"
 	done
+	rr2_check install.load-failure-loads-stock rr2_load_fails_falls_back
 	rr2_check install.mount-autoloads rr2_mount_autoloads
 	RR2_SERVER_IP=10.111.0.1
 	rr2_check setup.rdma rr2_setup_rdma "$RR2_SERVER_IP" || return
