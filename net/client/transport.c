@@ -346,9 +346,10 @@ static const char *rr2c_fallback_why(const struct rr2c *r)
 }
 
 /*
- * The credits a new connection asks for: rdma_slot_table_entries, as
- * the stock client asks for (never more than the transport's slots),
- * lowered to what the device's queues hold (rpcrdma2_ep_create()): a
+ * The credits a new connection asks for: the transport's slots, which
+ * rdma_slot_table_entries set when the mount made it, as the stock
+ * client asks for (a later write of the knob changes new mounts, not
+ * the reconnects of this one), lowered to what the device's queues hold (rpcrdma2_ep_create()): a
  * Receive per credit and the extra ones in the Receive Queue, the Sends
  * and a REG_MR and a LOCAL_INV per MR of a full pool
  * (RR2C_MRS_PER_CREDIT per credit) in the Send Queue, and all of their
@@ -360,7 +361,7 @@ static u32 rr2c_credits_for(const struct rr2c *r, struct ib_device *device,
 {
 	const long per_credit = 2 * RR2C_MRS_PER_CREDIT;
 	const long extra = RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
-	u32 want = min(rr2c_knob_slots(), r->nr_slots);
+	u32 want = r->nr_slots;
 	struct rpcrdma2_dev_attr dev;
 	long room;
 

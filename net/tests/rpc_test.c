@@ -3179,10 +3179,10 @@ static void rr2r_expect_clnt_conn(struct kunit *test, struct rpc_clnt *clnt,
  * buffers, which its RFC 8797 record (CMP-CMPD-11) and CONNPROP
  * (V2-INLINE-06, V2-INLINE-07) tell the server, who keeps its Sends
  * within them (V2-INLINE-08).  The slot count is the transport's, from
- * its creation, and the credits follow the knob up to it, as the stock
- * client's do (128 by default).  A connection made before keeps what it had
- * (CMP-CMPD-04); when it reconnects, it takes the new values
- * (CMP-CMPD-05).  The smallest values (4 slots, 1024 octets) carry
+ * its creation, and so are the credits every connection of it asks for,
+ * as the stock client's (128 by default).  A connection made before
+ * keeps what it had (CMP-CMPD-04); when it reconnects, it takes the new
+ * sizes (CMP-CMPD-05) and keeps its credits.  The smallest values (4 slots, 1024 octets) carry
  * every size too.
  */
 static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
@@ -3253,16 +3253,19 @@ static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
 		rr2r_roundtrip(test, new, pages, sizes[i]);
 
-	/* the old transport's next connection takes them, but not its slots */
+	/*
+	 * the old transport's next connection takes the sizes; its slots
+	 * and the credits it asks for stay what its mount made them
+	 */
 	xprt_force_disconnect(rr2r_xprt(old));
 	rr2r_roundtrip(test, old, pages, 1000);
 	KUNIT_EXPECT_EQ(test, rr2r_xprt(old)->stat.connect_count, 2);
-	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, 16, 2048, 3072);
+	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_SLOTS, 2048, 3072);
 	rr2r_expect_pool_full(test, rr2r_xprt(new));
 
 	/*
 	 * more slots than the default: a new transport asks for them all,
-	 * an older one for no more than its slots
+	 * an older one for its own
 	 */
 	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
 						   "rdma_slot_table_entries",
