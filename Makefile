@@ -13,6 +13,8 @@
 #   make checkpatch       checkpatch.pl --strict on every source file
 #   make demo             boot a guest and run the NFS/RDMA demo
 #   make bench            print benchmark figures and ratios
+#   make fuzz             replay the codec fuzz corpus under ASan/UBSan
+#                         (tools/testing/fuzz/fuzz.sh run fuzzes anew)
 #   make install          install for KDIR's kernel, with the modprobe.d
 #                         file that makes every RPC-over-RDMA name load
 #                         rpcrdma2 (uninstall: make uninstall)
@@ -66,6 +68,9 @@ demo:
 
 bench:
 	$(T)/bench/bench.sh
+
+fuzz:
+	$(T)/fuzz/fuzz.sh replay
 
 install: modules
 	packaging/install.sh install rpcrdma2.ko $(KVER)
