@@ -69,9 +69,9 @@
  * payload takes one or two on most devices and up to 16 on a device
  * with a 16-page depth or a peer with a 64 KiB RSSIZ; an RPC holds at
  * most RR2C_MAX_SEGS of them per chunk (the peer's RCSIZ may lower
- * that).  MRs are scarce on real HCAs and nconnect multiplies them
- * (#26 item 9), so a connection starts with what its largest RPC needs
- * and grows on demand, by half again each time, up to RR2C_MRS_PER_CREDIT
+ * that).  MRs are scarce on real HCAs and nconnect multiplies them,
+ * so a connection starts with what its largest RPC needs and grows on
+ * demand, by half again each time, up to RR2C_MRS_PER_CREDIT
  * per credit (never below what one RPC may need, never above the
  * device's MR count): a Call that finds too few free waits for them
  * (frwr.c).

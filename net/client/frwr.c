@@ -574,8 +574,8 @@ static int rr2c_frwr_load(struct rr2c *r, struct rr2c_mr *mr, bool writing,
  * failure the caller releases them with rr2c_frwr_unmap_unposted().
  *
  * Returns 0, -EAGAIN (no free MR: wait for one), -E2BIG (the region
- * needs more segments than the connection's chunks may have: #26 item
- * 2, the caller continues the RPC or makes it smaller instead),
+ * needs more segments than the connection's chunks may have: the
+ * caller continues the RPC or makes it smaller instead),
  * -EALREADY (the RPC is answered: rr2c_frwr_get()), or a negative errno.
  */
 int rr2c_frwr_map(struct rr2c *r, struct rr2c_req *req, struct xdr_buf *xb,

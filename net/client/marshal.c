@@ -139,7 +139,7 @@ static u32 rr2c_v1_payload(u32 seg, u32 nsegs)
  * rr2c_marshal_limits - size the chunks of a connection just settled
  * @r: the transport; its MRs are made and the version settled
  *
- * #26 item 2: segments and their count come from the device (the FRWR
+ * Segments and their count come from the device (the FRWR
  * depth and MR size of its clamped attributes, shared/dev.c) and, on
  * Version 2, from the peer's RSSIZ and RCSIZ (V2-CHUNK-30: no segment
  * larger than RSSIZ; V2-CHUNK-31: RCSIZ counts the segments of the

@@ -469,7 +469,7 @@ static int rr2c_connect(struct rr2c *r)
 	if (ret)
 		goto fail;
 
-	/* #26 item 2: no RPC larger than the chunks can carry */
+	/* no RPC larger than the chunks can carry */
 	xprt->max_payload = rr2c_marshal_limits(r);
 	rr2c_set_grant(r, r->nego_grant);
 	trace_rpcrdma2_clnt_connected(&xprt->addr, r->conn.vers,
@@ -693,7 +693,7 @@ static int rr2c_wait_chunks(struct rr2c *r)
  * The stage (client.h) holds inline octets of a continued Version 2
  * Reply that follow a Write chunk's position, so only a Call with a
  * Write chunk on Version 2 needs it: it is made before the first such
- * Call, not for every connection (#26 item 9), and kept with the
+ * Call, not for every connection, and kept with the
  * transport.  Only the task that holds the transport gets here.
  * Returns 0, or -ENOBUFS (no memory: ->send_request is retried later).
  */
@@ -724,7 +724,7 @@ static bool rr2c_tx_is(const struct rr2c *r, const struct rpc_rqst *req)
 }
 
 /*
- * @rq has failed, or cannot be sent: fail it, and only it (#26 item 2).
+ * @rq has failed, or cannot be sent: fail it, and only it.
  * The task that holds the transport drains the transmit queue, and
  * xprt_transmit() hands an error from ->send_request to that task,
  * which may belong to another RPC queued behind @rq.  So the error is

@@ -19,7 +19,7 @@
  * a device's limits (FRWR depth, SGEs, RDMA Read depths, MR size, queue
  * sizes); the test-only devclamp parameter lowers them to a profile
  * modelled on a real NIC, so that the sizing of chunks, MRs and queues
- * for such a NIC can be tested on rxe and siw (#26 item 2).  The
+ * for such a NIC can be tested on rxe and siw.  The
  * profile is read when a connection is made; the parameter can be set
  * only when the module is loaded (KUnit cases switch it with
  * rpcrdma2_test_set_devclamp()).

@@ -393,7 +393,7 @@ static struct rpcrdma2_send *rpcrdma2_ep_wr_send(const struct ib_send_wr *wr)
  * unsignaled work request of a chain) is, so that at most send_batch - 1
  * buffers wait for a later one; so are those whose owner waits for
  * them.  Each completion saved is a CQE and often a CQ work item less
- * on this end (issue #12).  Under sq_lock.
+ * on this end.  Under sq_lock.
  */
 static bool rpcrdma2_ep_signal(struct rpcrdma2_ep *ep,
 			       const struct rpcrdma2_send *sd)

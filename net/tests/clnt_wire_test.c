@@ -48,7 +48,7 @@ static struct rpcrdma2_test_env rr2w_envs[RPCRDMA2_TEST_NR_LINKS];
 
 /*
  * A case's parameter: the provider, and the device limits clamp its
- * connections are made under (#26 item 2; shared/dev.c).  The chunk
+ * connections are made under (shared/dev.c).  The chunk
  * cases run under the iwarp and tiny profiles too.
  */
 struct rr2w_param {
@@ -73,7 +73,7 @@ static int rr2w_dec_void(struct rpc_rqst *req, struct xdr_stream *xdr,
 
 /* READ: (length) -> (length, opaque data into pages, XDRBUF_READ) */
 #define RR2W_READ_MAX	(64 * 1024)
-/* the rsize and wsize of a default mount (#26 item 2) */
+/* the rsize and wsize of a default mount */
 #define RR2W_BIG	(1024 * 1024)
 
 struct rr2w_read {
@@ -2841,7 +2841,7 @@ static void rr2w_bc1_rdir_12_backward_reply_header(struct kunit *test)
 	rr2w_expect_reverse_reply(w, RPCRDMA2_VERS_1, 0x7701);
 }
 
-/* ---- chunks sized from the device and the peer (#26 item 2) ---- */
+/* ---- chunks sized from the device and the peer ---- */
 
 static struct page **rr2w_pages(struct kunit *test, u32 n)
 {
@@ -2958,7 +2958,7 @@ static void rr2w_v2_write_reply(struct rr2w *w, u32 xid,
 }
 
 /*
- * #26 item 2, V2-CHUNK-30, V2-CHUNK-31: a Version 2 server advertising
+ * V2-CHUNK-30, V2-CHUNK-31: a Version 2 server advertising
  * RSSIZ 64 KiB (legal; the default is 1 MiB).  A 1 MiB READ offers a
  * Write chunk whose segments are all within 64 KiB, no more of them
  * than RCSIZ, for the whole result, and the RPC completes: it used to
@@ -3000,7 +3000,7 @@ static void rr2w_v2_chunk_30_rssiz_64k_1m_read(struct kunit *test)
 }
 
 /*
- * #26 item 2, V2-CHUNK-30, V2-CHUNK-31: the same server, a 1 MiB WRITE:
+ * V2-CHUNK-30, V2-CHUNK-31: the same server, a 1 MiB WRITE:
  * its data in a Read chunk of segments within 64 KiB, RCSIZ at most.
  */
 static void rr2w_v2_chunk_30_rssiz_64k_1m_write(struct kunit *test)
@@ -3035,7 +3035,7 @@ static void rr2w_v2_chunk_30_rssiz_64k_1m_write(struct kunit *test)
 }
 
 /*
- * #26 item 2, V2-CHUNK-31: a server advertising the least RSSIZ and
+ * V2-CHUNK-31: a server advertising the least RSSIZ and
  * RCSIZ it may (4096 and 1).  A 1 MiB READ cannot have a Write chunk
  * within them, so it offers none and the Reply comes without one (by
  * continuation, or here inline, short): the RPC completes, no EIO.
@@ -3113,7 +3113,7 @@ static void rr2w_v1_reply_chunk_within(struct rr2w *w, struct rr2w_read *rd,
 }
 
 /*
- * #26 item 2: an RPC that cannot be sent fails alone.  The task that
+ * An RPC that cannot be sent fails alone.  The task that
  * holds the transport drains the transmit queue; when the request it
  * transmits is another task's, that request's error is kept for its
  * own task and the transmitting one is only told to wait a moment,
@@ -3145,7 +3145,7 @@ static void rr2w_send_error_stays_with_its_rpc(struct kunit *test)
 }
 
 /*
- * #26 item 2, under the iwarp clamp (a 32-page FRWR depth, one SGE per
+ * Under the iwarp clamp (a 32-page FRWR depth, one SGE per
  * RDMA Read): Version 1 still carries 1 MiB, and a 1 MiB READ's Reply
  * chunk (a head, 8 MRs of pages, a tail: more than the constant 8
  * segments it used to be refused with, EIO) fits the device's MRs.
@@ -3168,7 +3168,7 @@ static void rr2w_v1_devclamp_iwarp_1m_reply_chunk(struct kunit *test)
 }
 
 /*
- * #26 item 2, under the tiny clamp (4-page MRs): Version 1 has only
+ * Under the tiny clamp (4-page MRs): Version 1 has only
  * chunks, and 16 segments of 16 KiB cannot describe a 1 MiB Reply, so
  * the transport offers the upper layer less (rsize and wsize): as much
  * as such a chunk describes in any layout.  A READ of that much, not

@@ -405,7 +405,7 @@ static const struct rpc_timeout rr2r_timeout = {
 
 /*
  * A case's parameter: the provider, and the device limits clamp both
- * halves' connections are made under (#26 item 2; shared/dev.c).  The
+ * halves' connections are made under (shared/dev.c).  The
  * chunk and size cases run under the iwarp and tiny profiles too.
  */
 struct rr2r_param {
@@ -1209,7 +1209,7 @@ static void rr2r_v1_no_v2_grant(struct kunit *test)
 }
 
 /*
- * #26 item 9: a connection starts with the MRs its largest RPC may
+ * A connection starts with the MRs its largest RPC may
  * need, not RR2C_MRS_PER_CREDIT per credit, and no reassembly stage
  * until a Call has a Write chunk; the pool grows on demand: with
  * RR2R_HOLDERS GETs held by the server, each with its Write chunk

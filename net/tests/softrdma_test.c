@@ -491,7 +491,7 @@ static void rr2t_expect_sends_done(struct kunit *test,
 }
 
 /*
- * Send completions in batches (issue #12): with send_batch 4, the
+ * Send completions in batches: with send_batch 4, the
  * fourth Send is the first signaled one, and its completion gives back
  * the three before it too, in the order posted; the next two wait.  A
  * Send whose owner must have it back (must_signal) is signaled at
