@@ -169,15 +169,18 @@ rr2_ip6() {
 	echo "fd00:111::${1##*.}"
 }
 
+# The netid of the NFS over RDMA mounts: rdma6 with ipv6=1, else rdma.
+rr2_rdma_proto() {
+	if [ "$RR2_IPV6" = 1 ]; then echo rdma6; else echo rdma; fi
+}
+
 # rr2_mount VERS DIR [PATH]: NFS over RDMA from the server's PATH
 # (default /export), with rr2.args word mountopts=A:B added as A,B;
 # with ipv6=1 over netid rdma6 to the server's IPv6 address.
 rr2_mount() {
-	local vers=$1 dir=$2 path=${3:-/export} opts host=$RR2_SERVER_IP proto=rdma
-	if [ "$RR2_IPV6" = 1 ]; then
-		host="[$(rr2_ip6 "$RR2_SERVER_IP")]" proto=rdma6
-	fi
-	opts="vers=$vers,proto=$proto,port=$RR2_PORT${RR2_MOUNTOPTS:+,$RR2_MOUNTOPTS}"
+	local vers=$1 dir=$2 path=${3:-/export} opts host=$RR2_SERVER_IP
+	[ "$RR2_IPV6" = 0 ] || host="[$(rr2_ip6 "$RR2_SERVER_IP")]"
+	opts="vers=$vers,proto=$(rr2_rdma_proto),port=$RR2_PORT${RR2_MOUNTOPTS:+,$RR2_MOUNTOPTS}"
 	[ "$vers" = 3 ] && opts="$opts,nolock"
 	mkdir -p "$dir"
 	mount -t nfs -o "$opts" "$host:$path" "$dir" &&

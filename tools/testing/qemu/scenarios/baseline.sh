@@ -276,16 +276,6 @@ rr2_knobs_applied() {
 	rr2_mount_rdma2 "$1" | grep -q ' inline 2048/2048 credits 100 slots 100 '
 }
 
-# 4 MiB through the mount at $1, read back from the server.
-rr2_knobs_io() {
-	local dir=$1
-	head -c $((4 << 20)) /dev/urandom > /tmp/knobs.data &&
-	mkdir -p "$dir/knobs" && cp /tmp/knobs.data "$dir/knobs/" &&
-	umount "$dir" && rr2_mount 4.2 "$dir" /export/v4.2 &&
-	cmp /tmp/knobs.data "$dir/knobs/knobs.data" &&
-	rm -rf "$dir/knobs"
-}
-
 # /proc/sys/sunrpc/rdma_*: a mount made after a write uses the values.
 rr2_client_knobs() {
 	local dir=/mnt/knobs
@@ -298,7 +288,7 @@ rr2_client_knobs() {
 	if rr2_check knobs.mount rr2_mount 4.2 "$dir" /export/v4.2; then
 		rr2_info "knobs: $(rr2_mount_rdma2 "$dir")"
 		rr2_check knobs.applied rr2_knobs_applied "$dir"
-		rr2_check knobs.io rr2_knobs_io "$dir"
+		rr2_check knobs.io rr2_io_back "$dir" 4.2
 		umount "$dir"
 	fi
 	rr2_check knobs.reset rr2_knobs_set 128 8192 8192

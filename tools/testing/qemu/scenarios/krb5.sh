@@ -328,10 +328,9 @@ rr2_krb5_io() {
 # rr2_krb5_mount FLAVOUR DIR: by the server's name (rpc.gssd asks for
 # a ticket to nfs/NAME), over rdma6 with ipv6=1, with mountopts=
 rr2_krb5_mount() {
-	local flav=$1 dir=$2 proto=rdma
-	[ "$RR2_IPV6" = 0 ] || proto=rdma6
+	local flav=$1 dir=$2
 	mkdir -p "$dir"
-	mount -t nfs -o "vers=4.2,proto=$proto,port=$RR2_PORT,sec=$flav${RR2_MOUNTOPTS:+,$RR2_MOUNTOPTS}" \
+	mount -t nfs -o "vers=4.2,proto=$(rr2_rdma_proto),port=$RR2_PORT,sec=$flav${RR2_MOUNTOPTS:+,$RR2_MOUNTOPTS}" \
 		"$RR2_KRB5_SERVER:/krb5" "$dir" || {
 		tail -n 20 /tmp/rpc.gssd.log
 		return 1
