@@ -166,7 +166,9 @@ rr2_nconnect_pass() {
 	local n dir=/mnt/nconnect
 	n=$(rr2_arg nconnect "")
 	[ -n "$n" ] || return 0
-	RR2_MOUNTOPTS=${RR2_MOUNTOPTS:+$RR2_MOUNTOPTS,}nconnect=$n \
+	# over IPv4: 6.12's sysfs "dstaddr" store parses the address into a
+	# struct sockaddr, too small for IPv6, so drop-one needs IPv4
+	RR2_IPV6=0 RR2_MOUNTOPTS=${RR2_MOUNTOPTS:+$RR2_MOUNTOPTS,}nconnect=$n \
 		rr2_check "nconnect-$n.mount" rr2_mount 4.2 "$dir" /export/v4.2 ||
 		return
 	rr2_check "nconnect-$n.fio" fio --name=nconnect --directory="$dir" \
@@ -175,8 +177,43 @@ rr2_nconnect_pass() {
 		--output-format=terse
 	rr2_check "nconnect-$n.spread" rr2_spread "$dir" "$n"
 	rr2_info "nconnect-$n: $(rr2_spread "$dir" "$n" | head -n1)"
+	rr2_check "nconnect-$n.drop-one" rr2_nconnect_drop_one "$dir" "$n"
 	rm -f "$dir"/nconnect.*
 	rr2_check "nconnect-$n.umount" umount "$dir"
+}
+
+# rr2_nconnect_drop_one DIR N: one of the N connections of the mount at
+# DIR is dropped (its sysfs "dstaddr" written back, which makes sunrpc
+# disconnect that transport alone) and 2 MiB of verified writes run at
+# once.  That connection reconnects exactly once; the other N - 1 never
+# reconnect, and they carry Calls while it does.  The connect count and
+# the sends are the third and sixth numbers of each "xprt:" line.
+rr2_nconnect_drop_one() {
+	local dir=$1 n=$2 sw x
+	for sw in /sys/kernel/sunrpc/xprt-switches/switch-*; do
+		[ "$(find "$sw" -maxdepth 1 -name 'xprt-*' | wc -l)" = "$n" ] &&
+			grep -qs "^dst_port=$RR2_PORT\$" "$sw"/xprt-*/xprt_info &&
+			break
+		sw=
+	done
+	[ -n "$sw" ] || { rr2_info "drop-one: no switch of $n transports"; return 1; }
+	rr2_mount_xprts "$dir" | awk '{ print $5, $8 }' > /tmp/drop.before
+	x=$(find "$sw" -maxdepth 1 -name 'xprt-*' | sort | head -n1)
+	cat "$x/dstaddr" > /tmp/drop.addr && cat /tmp/drop.addr > "$x/dstaddr" ||
+		return 1
+	fio --name=dropone --directory="$dir" --ioengine=psync --direct=1 \
+		--rw=randwrite --bs=4k --size=2M --verify=crc32c --do_verify=1 \
+		--verify_fatal=1 --output-format=terse > /dev/null || return 1
+	rm -f "$dir"/dropone.*
+	rr2_mount_xprts "$dir" | awk '{ print $5, $8 }' > /tmp/drop.after
+	rr2_info "drop-one: connects/sends before $(tr '\n' ' ' < /tmp/drop.before)after $(tr '\n' ' ' < /tmp/drop.after)"
+	# line by line: one transport reconnected once, the rest did not
+	# and sent more Calls
+	paste -d ' ' /tmp/drop.before /tmp/drop.after | awk -v n="$n" '
+		$3 == $1 + 1 { again++; next }
+		$3 == $1 && $4 > $2 { moved++; next }
+		{ bad = 1 }
+		END { exit bad || NR != n || again != 1 || moved != n - 1 }'
 }
 
 rr2_hostauth_seen() {
