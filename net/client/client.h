@@ -52,6 +52,11 @@
 #define RR2C_V2_RETRY_MAX	(60 * 60 * HZ)
 /* Reverse-direction slots: what NFSv4.1 sessions may use at once. */
 #define RR2C_BC_SLOTS		4
+/*
+ * Credits' worth of Receives a connection starts with; the rest are
+ * made as the server grants them (rr2c_recvs_for()).
+ */
+#define RR2C_RECV_INIT		RPCRDMA_MIN_SLOT_TABLE
 #define RR2C_INIT_REEST_TO	(5 * HZ)
 #define RR2C_IDLE_TO		(5 * 60 * HZ)
 #define RR2C_BIND_TO		(60 * HZ)
@@ -315,6 +320,8 @@ struct rr2c {
 	struct rpc_rqst		*rx_bc_req;	/* its slot, or NULL: dropped */
 	u8			*rx_stage;	/* RR2C_STAGE_SIZE octets */
 	bool			stage_held;	/* by a Reply not yet placed */
+	/* serializes the making of Receives as grants grow */
+	struct mutex		recv_lock;
 
 	/* MRs of the current connection */
 	struct rr2c_frwr	frwr;

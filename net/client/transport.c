@@ -63,6 +63,26 @@ static struct xprt_class rpcrdma2_clnt_class;
 /* ---- credits ---- */
 
 /*
+ * The Receives behind a grant: one per credit granted (V2-CRED-01),
+ * plus the reverse-Call and V2-CRED-07 ones, made as the grant grows,
+ * so that a server granting fewer credits than the slots asked for
+ * costs no memory for the rest.  They are posted before the window
+ * opens, so every Reply finds one.  When memory runs short the window
+ * opens only as far as the Receives go, and the next grant tries again.
+ */
+static u32 rr2c_recvs_for(struct rr2c *r, u32 grant)
+{
+	const u32 extra = RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
+	u32 made;
+
+	mutex_lock(&r->recv_lock);
+	made = rpcrdma2_ep_grow_recvs(&r->ep, grant + extra, GFP_NOIO);
+	mutex_unlock(&r->recv_lock);
+	/* at least RR2C_RECV_INIT credits' worth: made with the endpoint */
+	return made > extra ? min(made - extra, grant) : 1;
+}
+
+/*
  * Apply the server's grant as the congestion window.  A larger window
  * lets a Call that waits for congestion space go: clear the wait flag,
  * as sunrpc does when a credit is returned, and wake the first waiter
@@ -77,7 +97,7 @@ void rr2c_set_grant(struct rr2c *r, u32 grant)
 
 	if (!grant)
 		return;			/* V2-CRED-03: keep the previous one */
-	grant = min(grant, r->credits);
+	grant = rr2c_recvs_for(r, min(grant, r->credits));
 	spin_lock(&xprt->transport_lock);
 	if (xprt->cwnd != grant << RPC_CWNDSHIFT) {
 		raised = xprt->cwnd < grant << RPC_CWNDSHIFT;
@@ -425,6 +445,9 @@ static int rr2c_connect(struct rr2c *r)
 	 */
 	r->credits = rr2c_credits_for(r, id->device, &attr);
 	attr.nr_recv = r->credits + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
+	/* the rest as the server grants them: rr2c_recvs_for() */
+	attr.nr_recv_init = min(r->credits, RR2C_RECV_INIT) + RR2C_BC_SLOTS +
+			    RPCRDMA2_RECV_EXTRA;
 	attr.nr_send_extra = rr2c_frwr_nr_wrs(r);
 	ret = rpcrdma2_ep_create(&r->ep, id, &attr, &rr2c_ep_ops, r);
 	if (ret)
@@ -432,7 +455,7 @@ static int rr2c_connect(struct rr2c *r)
 	ret = rpcrdma2_pool_init(&r->pool, &r->ep);
 	if (!ret)
 		ret = rr2c_frwr_create(r);
-	for (i = 0; !ret && i < attr.nr_recv; i++)
+	for (i = 0; !ret && i < r->ep.nr_recv_made; i++)
 		ret = rpcrdma2_ep_post_recv(&r->ep.recvs[i]);
 	if (ret)
 		goto fail;
@@ -1289,6 +1312,7 @@ static struct rpc_xprt *rpcrdma2_clnt_setup(struct xprt_create *args)
 
 	r->vers_cap = RPCRDMA2_VERS_2;
 	spin_lock_init(&r->tx_lock);
+	mutex_init(&r->recv_lock);
 	init_completion(&r->cm_done);
 	init_completion(&r->nego_done);
 	INIT_DELAYED_WORK(&r->connect_work, rr2c_connect_worker);

@@ -117,9 +117,9 @@ static void rpcrdma2_ep_removing(struct rpcrdma2_dev_user *u)
 }
 
 static int rpcrdma2_ep_map(struct ib_device *dev, void **buf, u64 *dma,
-			   u32 size, enum dma_data_direction dir)
+			   u32 size, enum dma_data_direction dir, gfp_t gfp)
 {
-	*buf = kzalloc(size, GFP_KERNEL);
+	*buf = kzalloc(size, gfp);
 	if (!*buf)
 		return -ENOMEM;
 	*dma = ib_dma_map_single(dev, *buf, size, dir);
@@ -156,10 +156,19 @@ static int rpcrdma2_ep_buffers(struct rpcrdma2_ep *ep)
 		rv->ep = ep;
 		rv->cqe.done = rpcrdma2_ep_recv_done;
 		rpcrdma2_ep_cid(ep, &rv->cid);
+	}
+	for (i = 0; i < (ep->attr.nr_recv_init ?: ep->attr.nr_recv); i++) {
+		struct rpcrdma2_recv *rv = &ep->recvs[i];
+
 		err = rpcrdma2_ep_map(dev, &rv->buf, &rv->dma,
-				      ep->attr.recv_size, DMA_FROM_DEVICE);
-		if (err)
+				      ep->attr.recv_size, DMA_FROM_DEVICE,
+				      GFP_KERNEL);
+		if (err) {
+			rpcrdma2_ep_unmap(dev, &rv->buf, &rv->dma,
+					  ep->attr.recv_size, DMA_FROM_DEVICE);
 			return err;
+		}
+		ep->nr_recv_made = i + 1;
 	}
 	for (i = 0; i < ep->attr.nr_send; i++) {
 		struct rpcrdma2_send *sd = &ep->sends[i];
@@ -169,7 +178,8 @@ static int rpcrdma2_ep_buffers(struct rpcrdma2_ep *ep)
 		INIT_LIST_HEAD(&sd->sq_node);
 		rpcrdma2_ep_cid(ep, &sd->cid);
 		err = rpcrdma2_ep_map(dev, &sd->buf, &sd->dma,
-				      ep->attr.send_size, DMA_TO_DEVICE);
+				      ep->attr.send_size, DMA_TO_DEVICE,
+				      GFP_KERNEL);
 		if (err)
 			return err;
 	}
@@ -302,7 +312,7 @@ void rpcrdma2_ep_destroy(struct rpcrdma2_ep *ep)
 	ep->cq = NULL;
 	if (ep->ops && ep->ops->release)
 		ep->ops->release(ep);
-	for (i = 0; ep->recvs && i < ep->attr.nr_recv; i++)
+	for (i = 0; ep->recvs && i < ep->nr_recv_made; i++)
 		rpcrdma2_ep_unmap(dev, &ep->recvs[i].buf, &ep->recvs[i].dma,
 				  ep->attr.recv_size, DMA_FROM_DEVICE);
 	for (i = 0; ep->sends && i < ep->attr.nr_send; i++)
@@ -341,6 +351,40 @@ int rpcrdma2_ep_post_recv(struct rpcrdma2_recv *rv)
 	if (ret)
 		atomic_dec(&ep->recvs_posted);
 	return ret;
+}
+
+/**
+ * rpcrdma2_ep_grow_recvs - make and post more Receives
+ * @ep: a connected endpoint made with attr.nr_recv_init
+ * @want: the Receives the owner needs in all
+ * @gfp: how the buffers are allocated
+ *
+ * Buffers are made for recvs[] in order, each posted once made, up to
+ * @want or attr.nr_recv, whichever is smaller.  The caller serializes
+ * calls for one endpoint; the Receives already posted may complete
+ * meanwhile.  Returns how many Receives the endpoint has now: fewer
+ * than @want when an allocation, a DMA mapping or a post failed (a
+ * buffer that was not posted is freed again).
+ */
+u32 rpcrdma2_ep_grow_recvs(struct rpcrdma2_ep *ep, u32 want, gfp_t gfp)
+{
+	struct ib_device *dev = ep->id->device;
+
+	want = min(want, ep->attr.nr_recv);
+	while (ep->nr_recv_made < want) {
+		struct rpcrdma2_recv *rv = &ep->recvs[ep->nr_recv_made];
+
+		if (rpcrdma2_ep_map(dev, &rv->buf, &rv->dma,
+				    ep->attr.recv_size, DMA_FROM_DEVICE,
+				    gfp | __GFP_NOWARN) ||
+		    rpcrdma2_ep_post_recv(rv)) {
+			rpcrdma2_ep_unmap(dev, &rv->buf, &rv->dma,
+					  ep->attr.recv_size, DMA_FROM_DEVICE);
+			break;
+		}
+		ep->nr_recv_made++;
+	}
+	return ep->nr_recv_made;
 }
 
 /* Make a completed Receive's octets visible to the CPU. */

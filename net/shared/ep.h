@@ -95,6 +95,12 @@ struct rpcrdma2_ep_ops {
 
 struct rpcrdma2_ep_attr {
 	u32	nr_recv;	/* Receives: credits + 1 (V2-CRED-07) */
+	/*
+	 * Receive buffers made with the endpoint; 0: all nr_recv.  The
+	 * rest are made and posted by rpcrdma2_ep_grow_recvs(), as the
+	 * credits they are for are granted.
+	 */
+	u32	nr_recv_init;
 	u32	recv_size;	/* octets per Receive buffer */
 	u32	nr_send;
 	u32	send_size;	/* octets per Send buffer */
@@ -138,6 +144,8 @@ struct rpcrdma2_ep {
 	 * right now (BC1-CRED-08/09/11/12); read by KUnit.
 	 */
 	atomic_t			recvs_posted;
+	/* recvs[0 .. nr_recv_made - 1] have buffers; see nr_recv_init */
+	u32				nr_recv_made;
 };
 
 /**
@@ -161,6 +169,7 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 void rpcrdma2_ep_drain(struct rpcrdma2_ep *ep);
 void rpcrdma2_ep_destroy(struct rpcrdma2_ep *ep);
 int rpcrdma2_ep_post_recv(struct rpcrdma2_recv *rv);
+u32 rpcrdma2_ep_grow_recvs(struct rpcrdma2_ep *ep, u32 want, gfp_t gfp);
 void rpcrdma2_ep_recv_sync(struct rpcrdma2_recv *rv);
 int rpcrdma2_ep_post_send(struct rpcrdma2_send *sd, u32 len, u32 inv_rkey);
 struct ib_send_wr *rpcrdma2_ep_send_wr(struct rpcrdma2_send *sd, u32 len,

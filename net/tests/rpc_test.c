@@ -2924,9 +2924,13 @@ static void rr2r_bc1_cred_08_receives_posted(struct kunit *test)
 							   rr2r_clnt_cleanup,
 							   bc));
 
-	cwant = r->credits + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
 	swant = c->max_grant + RR2S_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
 	rr2r_roundtrip(test, clnt, pages, 500);
+	/* the client: a Receive per credit the server granted (V2-CRED-01) */
+	cwant = rpcrdma2_clnt_test_grant(xprt) + RR2C_BC_SLOTS +
+		RPCRDMA2_RECV_EXTRA;
+	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_grant(xprt),
+			min_t(u32, r->credits, RR2S_CREDITS_INIT));
 	KUNIT_EXPECT_EQ(test, rr2r_get(bc, pages, 500, 0x51, &res), 0);
 	KUNIT_EXPECT_TRUE(test, rr2r_verify(pages, 500, 0x51));
 	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&r->ep, cwant));
@@ -2958,7 +2962,8 @@ static void rr2r_bc1_cred_08_receives_posted(struct kunit *test)
 	r = rr2c(xprt);
 	c = rr2r_svc_conn_from(test, (struct sockaddr *)
 			       &r->id->route.addr.src_addr);
-	cwant = r->credits + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
+	cwant = rpcrdma2_clnt_test_grant(xprt) + RR2C_BC_SLOTS +
+		RPCRDMA2_RECV_EXTRA;
 	swant = c->max_grant + RR2S_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
 	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&r->ep, cwant));
 	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&c->ep, swant));
@@ -3155,6 +3160,15 @@ static void rr2r_expect_clnt_conn(struct kunit *test, struct rpc_clnt *clnt,
 	/* the server grants 32 at first: the client uses no more than asked */
 	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_grant(&r->xprt),
 			min_t(u32, credits, RR2S_CREDITS_INIT));
+	/* V2-CRED-01: a Receive per credit granted, not per credit asked */
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      rr2r_posted_settles(&r->ep,
+						  min_t(u32, credits,
+							RR2S_CREDITS_INIT) +
+						  RR2C_BC_SLOTS +
+						  RPCRDMA2_RECV_EXTRA),
+			      "%d Receives posted",
+			      atomic_read(&r->ep.recvs_posted));
 	KUNIT_EXPECT_EQ(test, r->ep.attr.recv_size, rsize);
 	KUNIT_EXPECT_EQ(test, r->ep.attr.send_size, ssize);
 	/* V2-INLINE-08: the server's Send size and Receive size are max_req_size */
@@ -3273,6 +3287,25 @@ static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
 	new = rr2r_clnt(test);
 	rr2r_expect_clnt_conn(test, new, 200, 200, 2048, 3072);
 	rr2r_roundtrip(test, new, pages, 9000);
+	/*
+	 * V2-CRED-01: a larger grant brings its Receives before the window
+	 * opens; a smaller one later keeps them posted
+	 */
+	rpcrdma2_clnt_test_set_grant(rr2r_xprt(new), 150);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_grant(rr2r_xprt(new)), 150);
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      rr2r_posted_settles(&rr2c(rr2r_xprt(new))->ep,
+						  150 + RR2C_BC_SLOTS +
+						  RPCRDMA2_RECV_EXTRA),
+			      "%d Receives posted",
+			      atomic_read(&rr2c(rr2r_xprt(new))->ep.recvs_posted));
+	rr2r_roundtrip(test, new, pages, 9000);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_grant(rr2r_xprt(new)),
+			RR2S_CREDITS_INIT);
+	KUNIT_EXPECT_TRUE(test,
+			  rr2r_posted_settles(&rr2c(rr2r_xprt(new))->ep,
+					      150 + RR2C_BC_SLOTS +
+					      RPCRDMA2_RECV_EXTRA));
 	xprt_force_disconnect(rr2r_xprt(old));
 	rr2r_roundtrip(test, old, pages, 1000);
 	KUNIT_EXPECT_EQ(test, rr2r_xprt(old)->stat.connect_count, 3);
