@@ -14,7 +14,7 @@
  * a forward credit, and ->bc_free_rqst returns the slot.
  *
  * On Version 2 the client advertises BRS = SIMPLE in its CONNPROP
- * (V2-RDIR-10/12): reverse Calls in one message, no chunks.
+ * (V2-RDIR-10, V2-RDIR-12): reverse Calls in one message, no chunks.
  *
  * Called by: net/sunrpc (the bc_* rpc_xprt_ops, svc_process_bc) and the
  * client's receive path.

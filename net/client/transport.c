@@ -369,7 +369,8 @@ static const char *rr2c_fallback_why(const struct rr2c *r)
  * The credits a new connection asks for: the transport's slots, which
  * rdma_slot_table_entries set when the mount made it, as the stock
  * client asks for (a later write of the knob changes new mounts, not
- * the reconnects of this one), lowered to what the device's queues hold (rpcrdma2_ep_create()): a
+ * the reconnects of this one), lowered to what the device's queues hold
+ * (rpcrdma2_ep_create()): a
  * Receive per credit and the extra ones in the Receive Queue, the Sends
  * and a REG_MR and a LOCAL_INV per MR of a full pool
  * (RR2C_MRS_PER_CREDIT per credit) in the Send Queue, and all of their
@@ -465,7 +466,7 @@ static int rr2c_connect(struct rr2c *r)
 					    rpcrdma2_max_version(RPCRDMA2_CLIENT));
 	r->local.send_size = attr.send_size;
 	r->local.recv_size = attr.recv_size;
-	/* V2-RDIR-10/12: the reverse Calls this client takes */
+	/* V2-RDIR-10, V2-RDIR-12: the reverse Calls this client takes */
 	r->local.brs = rpcrdma2_rvrsdir_level(RPCRDMA2_CLIENT);
 	r->local.hostauth_len = rpcrdma2_hostauth_get(r->local.hostauth);
 	r->local.remote_inv = true;

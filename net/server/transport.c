@@ -527,7 +527,9 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	c->local.max_vers = rpcrdma2_max_version(RPCRDMA2_SERVER);
 	c->local.send_size = attr.send_size;
 	c->local.recv_size = attr.recv_size;
-	/* V2-RDIR-10/12: the reverse Replies this server takes (E-18) */
+	/*
+	 * V2-RDIR-10, V2-RDIR-12: the reverse Replies this server takes (E-18)
+	 */
 	c->local.brs = rpcrdma2_rvrsdir_level(RPCRDMA2_SERVER);
 	c->local.hostauth_len = rpcrdma2_hostauth_get(c->local.hostauth);
 	rpcrdma2_local_segments(&c->local, c->b.id->device, &rr2s_limits);
@@ -877,7 +879,10 @@ static struct svc_xprt *rr2s_create(struct svc_serv *serv, struct net *net,
 	id = rr2s_listen_id(l);
 	if (IS_ERR(id)) {
 		ret = PTR_ERR(id);
-		/* nfsd tries IPv6 too and expects this error where there is none */
+		/*
+		 * nfsd tries IPv6 too and expects this error where there is
+		 * none
+		 */
 		if (ret != -EAFNOSUPPORT)
 			pr_warn("rpcrdma2: cannot listen on %pISpc (%pe): %s\n", sa,
 				id,

@@ -141,7 +141,8 @@ struct rpcrdma2_ep {
 	u32				sq_unsignaled; /* since the last signaled */
 	/*
 	 * Receives posted and not yet completed: what the peer may send
-	 * right now (BC1-CRED-08/09/11/12); read by KUnit.
+	 * right now (BC1-CRED-08, BC1-CRED-09, BC1-CRED-11, BC1-CRED-12); read
+	 * by KUnit.
 	 */
 	atomic_t			recvs_posted;
 	/* recvs[0 .. nr_recv_made - 1] have buffers; see nr_recv_init */

@@ -66,7 +66,7 @@ MODULE_PARM_DESC(xchar,
 		 "Run the experimental seed 004 transport-characteristics exchange on new Version 2 connections (0 or 1, default 0)");
 
 /*
- * The BRS level each half advertises on Version 2 (V2-RDIR-10/12):
+ * The BRS level each half advertises on Version 2 (V2-RDIR-10, V2-RDIR-12):
  * CONT, since both halves reassemble continued reverse-direction
  * messages; neither does reverse-direction chunks (V2-RDIR-13).
  */

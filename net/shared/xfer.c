@@ -4,7 +4,8 @@
  *
  * Both halves send RPC messages the same way: take Send buffers from a
  * pool, cut the message into one Send (inline, V2-INLINE-*) or, on a
- * Version 2 connection, a continued sequence (V2-CONT-01..03), and
+ * Version 2 connection, a continued sequence (V2-CONT-01, V2-CONT-02,
+ * V2-CONT-03), and
  * respect the peer's credits.  What differs is only where the message
  * comes from (an rpc_rqst's send buffer or an svc_rqst's reply) and how
  * the sender waits, so that is left to the callers.

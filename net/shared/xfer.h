@@ -94,7 +94,7 @@ int rpcrdma2_pool_seq_end(struct rpcrdma2_pool *p);
 u32 rpcrdma2_pool_seq_abort(struct rpcrdma2_pool *p);
 
 /*
- * The sequence window (our reading of V2-CRED-04/-10 under E-14): the
+ * The sequence window (our reading of V2-CRED-04, V2-CRED-10 under E-14): the
  * first message of a sequence rides an RPC credit; messages 2..n use
  * the receiver's RPCRDMA2_SEQ_WINDOW extra Receives.  The receiver
  * acknowledges each RPCRDMA2_SEQ_WINDOW of them it has consumed with a

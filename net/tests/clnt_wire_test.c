@@ -1821,7 +1821,7 @@ static void rr2w_xch_reply(struct rr2w *w, u32 xid)
  * Applied (XCH-INLINE-04, V2-INLINE-08): the server's RBSIZ lowers the
  * Send threshold, and granting its REQXCH the receive one; its BRS
  * never raises what Version 2 settled (E-18: absent is NONE).
- * XCH-XOP-18/19: a REQXCH gets one RESPXCH under its xid.  XCH-XOP-11:
+ * XCH-XOP-18, XCH-XOP-19: a REQXCH gets one RESPXCH under its xid.  XCH-XOP-11:
  * an INVAL_HTYPE for its INITXCH turns the exchange off, restores the
  * settled threshold and fails no RPC; then an INITXCH draws
  * INVAL_HTYPE as before.

@@ -11,16 +11,18 @@
  *
  * Cases run once per provider (rxe, siw):
  *   - sizes from 0 to 1 MiB each way, Version 2, continuation beyond the
- *     4096-octet threshold (V2-CONT-01..03, V2-INLINE-*);
+ *     4096-octet threshold (V2-CONT-01, V2-CONT-02, V2-CONT-03, V2-INLINE-*);
  *   - the version matrix by per-role cap: v2/v2, v1 client/v2 server,
- *     v2 client/v1 server (fallback on ERR_VERS, V2-FRAME-18/23, E-12);
+ *     v2 client/v1 server (fallback on ERR_VERS, V2-FRAME-18, V2-FRAME-23,
+ *     E-12);
  *   - Version 1 beyond the inline thresholds: chunks (a Position-Zero
  *     Read chunk for PUT, a Write chunk for GET), which need the server
  *     half's chunk support;
  *   - a dropped connection is re-established under the same client, and
  *     after a fallback without negotiating again (V2-FRAME-19);
  *   - credit exhaustion: a client that has every credit in use gets the
- *     asynchronous grant (V2-CRED-05/07/08) and all Calls complete;
+ *     asynchronous grant (V2-CRED-05, V2-CRED-07, V2-CRED-08) and all Calls
+ *     complete;
  *   - malformed messages from a raw QP get the required error or are
  *     dropped, while another connection keeps working (V2-SEC-17).
  */
@@ -656,7 +658,10 @@ static void rr2r_check_iostats(struct kunit *test, struct rpc_clnt *clnt)
 			ktime_to_ns(put->om_execute));
 }
 
-/* V2-CONT-01..03, V2-INLINE-02/08, V2-FRAME-14: 0 to 1 MiB over v2. */
+/*
+ * V2-CONT-01, V2-CONT-02, V2-CONT-03, V2-INLINE-02, V2-INLINE-08, V2-FRAME-14:
+ * 0 to 1 MiB over v2.
+ */
 static void rr2r_v2_sizes_0_to_1m(struct kunit *test)
 {
 	/*
@@ -746,7 +751,9 @@ static void rr2r_v1_client_v2_server(struct kunit *test)
 	rr2r_version_matrix(test, RPCRDMA2_VERS_1, RPCRDMA2_VERS_2);
 }
 
-/* V2-FRAME-18/23, E-12/13: ERR_VERS from a v1 server, then Version 1. */
+/*
+ * V2-FRAME-18, V2-FRAME-23, E-12/13: ERR_VERS from a v1 server, then Version 1.
+ */
 static void rr2r_v2_client_v1_server_falls_back(struct kunit *test)
 {
 	rr2r_version_matrix(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_1);
@@ -780,7 +787,8 @@ static const struct rpc_call_ops rr2r_async_ops = {
 };
 
 /*
- * V2-CRED-04/05/07/08: the server grants 32 at first; with 40 HOLD Calls
+ * V2-CRED-04, V2-CRED-05, V2-CRED-07, V2-CRED-08: the server grants 32 at
+ * first; with 40 HOLD Calls
  * queued the client has all 32 in use, the server raises the grant to 64
  * with a credit-grant-only message, the client sends the other 8, and
  * every Call completes once released.
@@ -891,7 +899,8 @@ static u32 rr2r_hdr(u8 *b, u32 xid, u32 vers, u32 htype, u32 flags)
 }
 
 /*
- * V2-SEC-17, V2-FRAME-20/23, V2-ERR-01/05, E-29, V2-CONT-06: crafted
+ * V2-SEC-17, V2-FRAME-20, V2-FRAME-23, V2-ERR-01, V2-ERR-05, E-29, V2-CONT-06:
+ * crafted
  * messages get exactly the required answer; a runt is dropped without
  * one; the transport's own client on the same server is undisturbed.
  */
@@ -1949,7 +1958,8 @@ static void rr2r_svc_write_chunk(struct kunit *test, u32 vers)
 static void rr2r_svc_write_chunk_v1(struct kunit *test)
 {
 	/*
-	 * asserts rr2r_svc_write_chunk: V2-CHUNK-10/24/25, CMP-RINV-03 (Version
+	 * asserts rr2r_svc_write_chunk: V2-CHUNK-10, V2-CHUNK-24, V2-CHUNK-25,
+	 * CMP-RINV-03 (Version
 	 * 1, R set)
 	 */
 	rr2r_svc_write_chunk(test, RPCRDMA2_VERS_1);
@@ -1957,7 +1967,10 @@ static void rr2r_svc_write_chunk_v1(struct kunit *test)
 
 static void rr2r_svc_write_chunk_v2(struct kunit *test)
 {
-	/* asserts rr2r_svc_write_chunk: V2-CHUNK-10/24/25, V2-RINV-04 */
+	/*
+	 * asserts rr2r_svc_write_chunk: V2-CHUNK-10, V2-CHUNK-24, V2-CHUNK-25,
+	 * V2-RINV-04
+	 */
 	rr2r_svc_write_chunk(test, RPCRDMA2_VERS_2);
 }
 
@@ -2137,7 +2150,8 @@ static void rr2r_expect_err(struct kunit *test, struct rpcrdma2_test_conn *raw,
 static void rr2r_svc_hostile_chunks(struct kunit *test)
 {
 	/*
-	 * asserts V2-ERR-38 (SEGMENTS), V2-ERR-40..42 (WRITE_RESOURCE, index,
+	 * asserts V2-ERR-38 (SEGMENTS), V2-ERR-40, V2-ERR-41, V2-ERR-42
+	 * (WRITE_RESOURCE, index,
 	 * length)
 	 */
 	const u32 nsegs = RR2S_MAX_SEGS + 1;
@@ -2333,7 +2347,8 @@ static int rr2r_bc_caller(void *data)
 static void rr2r_backchannel_brs(struct kunit *test)
 {
 	/*
-	 * asserts V2-RDIR-03/04/05 (the reverse Call's header), V2-RDIR-11
+	 * asserts V2-RDIR-03, V2-RDIR-04, V2-RDIR-05 (the reverse Call's
+	 * header), V2-RDIR-11
 	 * (none with BRS NONE)
 	 */
 	struct rpcrdma2_test_conn *raw;
@@ -2802,7 +2817,8 @@ static void rr2r_backchannel_cont(struct kunit *test)
 
 /*
  * V2-RDIR-12, V2-RDIR-14: at SIMPLE (or NONE), nothing is continued
- * toward that end.  A client at SIMPLE: the server fails a reverse Call that does
+ * toward that end.  A client at SIMPLE: the server fails a reverse Call that
+ * does
  * not fit one Send (-EMSGSIZE) without sending any of it, and a small
  * one still works.  A server at SIMPLE: the client does not send a
  * reverse Reply that does not fit one Send (counted as too big), and a
@@ -3171,11 +3187,17 @@ static void rr2r_expect_clnt_conn(struct kunit *test, struct rpc_clnt *clnt,
 			      atomic_read(&r->ep.recvs_posted));
 	KUNIT_EXPECT_EQ(test, r->ep.attr.recv_size, rsize);
 	KUNIT_EXPECT_EQ(test, r->ep.attr.send_size, ssize);
-	/* V2-INLINE-08: the server's Send size and Receive size are max_req_size */
+	/*
+	 * V2-INLINE-08: the server's Send size and Receive size are
+	 * max_req_size
+	 */
 	KUNIT_EXPECT_EQ(test, r->conn.recv_inline, min_t(u32, rsize, RPCRDMA2_BUF_SIZE_DEF));
 	KUNIT_EXPECT_EQ(test, r->conn.send_inline, min_t(u32, ssize, RPCRDMA2_BUF_SIZE_DEF));
 
-	/* CMP-CMPD-11/12 and V2-INLINE-06/07, as the server received them */
+	/*
+	 * CMP-CMPD-11, CMP-CMPD-12 and V2-INLINE-06, V2-INLINE-07, as the
+	 * server received them
+	 */
 	c = rr2r_svc_conn_from(test, (struct sockaddr *)
 			       &r->id->route.addr.src_addr);
 	KUNIT_EXPECT_EQ(test, c->conn.peer_pdata.recv_size, rsize);
@@ -3196,7 +3218,8 @@ static void rr2r_expect_clnt_conn(struct kunit *test, struct rpc_clnt *clnt,
  * its creation, and so are the credits every connection of it asks for,
  * as the stock client's (128 by default).  A connection made before
  * keeps what it had (CMP-CMPD-04); when it reconnects, it takes the new
- * sizes (CMP-CMPD-05) and keeps its credits.  The smallest values (4 slots, 1024 octets) carry
+ * sizes (CMP-CMPD-05) and keeps its credits.  The smallest values (4 slots,
+ * 1024 octets) carry
  * every size too.
  */
 static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
@@ -4508,7 +4531,8 @@ static void rr2r_xch_null(struct kunit *test, struct rpcrdma2_test_conn *raw,
  * XCH-XOP-16, XCH-XOP-14, XCH-XOP-15: with it on, its INITXCH follows
  * its CONNPROP.  Applied: the client's RBSIZ lowers the server's send
  * limit, BRS NONE stops reverse Calls (XCH-RDIR-01, E-19), REQREMINV
- * FALSE stops Send With Invalidate (XCH-RINV-01).  XCH-XOP-18/19/21:
+ * FALSE stops Send With Invalidate (XCH-RINV-01).  XCH-XOP-18, XCH-XOP-19,
+ * XCH-XOP-21:
  * a REQXCH gets one RESPXCH under its xid, RBSIZ done, and the
  * server's receive limit follows (XCH-INLINE-03).  XCH-INLINE-02: a
  * max_req_size change lets it rise again by UPDXCH, before the next

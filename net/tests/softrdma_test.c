@@ -273,7 +273,9 @@ static void rr2t_negotiate(struct kunit *test, struct rpcrdma2_test_conn *conn,
 }
 
 /*
- * V2-FRAME-14..23 over real RDMA: the client's first message, the
+ * V2-FRAME-14, V2-FRAME-15, V2-FRAME-16, V2-FRAME-17, V2-FRAME-18, V2-FRAME-19,
+ * V2-FRAME-20, V2-FRAME-21, V2-FRAME-22, V2-FRAME-23 over real RDMA: the
+ * client's first message, the
  * server's answer, the settled version on both ends, for rdmavers
  * pairs (client, server) = (2, 2), (2, 1) and (1, 2).
  */

@@ -200,7 +200,8 @@ static void xch_rinv_01_initxch_applied(struct kunit *test)
 }
 
 /*
- * XCH-XOP-18..21, XCH-XOP-05, XCH-XOP-08, XCH-INLINE-01/03: one RESPXCH
+ * XCH-XOP-18, XCH-XOP-19, XCH-XOP-20, XCH-XOP-21, XCH-XOP-05, XCH-XOP-08,
+ * XCH-INLINE-01, XCH-INLINE-03: one RESPXCH
  * under the REQXCH's xid whose done and rej cover every element once,
  * by position: an unknown id and a nochg one are rejected, RBSIZ
  * (its last occurrence) is granted when the posted Receives hold it,

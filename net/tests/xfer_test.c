@@ -2,13 +2,15 @@
 /*
  * KUnit suite "rpcrdma2_xfer": the pure parts of net/shared/xfer.c.
  *
- *   - credit words in both versions and the zero grant (V2-CRED-02/03);
+ *   - credit words in both versions and the zero grant (V2-CRED-02,
+ *   V2-CRED-03);
  *   - the continuation window: how far a sender may go, which grants
  *     are acknowledgments, and that sender and receiver agree on the
  *     number of acknowledgments for every sequence length
- *     (V2-CRED-04/10, E-14, E-31);
+ *     (V2-CRED-04, V2-CRED-10, E-14, E-31);
  *   - cutting a message into Sends and putting it back together with
- *     the codec and the reassembly rules (V2-CONT-01..03, V2-INLINE-08);
+ *     the codec and the reassembly rules (V2-CONT-01, V2-CONT-02, V2-CONT-03,
+ *     V2-INLINE-08);
  *   - and net/shared/log.c: one kernel log line per peer and outcome.
  */
 
@@ -38,7 +40,9 @@ static void rr2x_credit_words(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rpcrdma2_credit_in(RPCRDMA2_VERS_1, 0), 0);
 }
 
-/* V2-CRED-04/10: the sender stops at the window and goes on per ack. */
+/*
+ * V2-CRED-04, V2-CRED-10: the sender stops at the window and goes on per ack.
+ */
 static void rr2x_window_blocks_until_ack(struct kunit *test)
 {
 	/* asserts V2-CRED-04: no Send beyond what the grants allow */
@@ -143,7 +147,10 @@ static void rr2x_cut_and_join(struct kunit *test, u32 vers, u32 len,
 	KUNIT_EXPECT_EQ(test, memcmp(src, dst, len), 0);
 }
 
-/* V2-CONT-01..03: inline when it fits, a sequence when it does not. */
+/*
+ * V2-CONT-01, V2-CONT-02, V2-CONT-03: inline when it fits, a sequence when it
+ * does not.
+ */
 static void rr2x_v2_cut_and_join(struct kunit *test)
 {
 	/*

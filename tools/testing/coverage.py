@@ -9,8 +9,9 @@ writes Documentation/coverage.rst: one entry per requirement with where
 it is implemented, which asserting tests check it, where else a test
 file mentions it, and the notes from Documentation/coverage-notes.txt.
 
-A citation is an ID, or a run written the way the code writes them:
-"V2-CONT-01..03" (a range) or "V2-CRED-04/-10" (a second number).
+A citation is an ID written in full (V2-CONT-02), so that grep finds
+every place that cites it.  A run ("V2-CONT-01..03", "V2-CRED-04/-10")
+is still read as the IDs it names, but the tree does not write them.
 
 Only two kinds of citation count as an asserting test:
 
