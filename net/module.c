@@ -112,9 +112,8 @@ MODULE_DESCRIPTION("RPC-over-RDMA Version 2 transport for the NFS client and ser
 MODULE_LICENSE("GPL");
 MODULE_VERSION(RPCRDMA2_VERSION);
 /*
- * The names the kernel and rdma-core load the stock module by; the
- * modprobe.d file installed with rpcrdma2 (packaging/) points them here.
+ * No MODULE_ALIAS: the names the kernel and rdma-core load the stock
+ * module by (rpcrdma6, xprtrdma, svcrdma) are the stock module's
+ * aliases too, and modprobe loads every module an alias names.  The
+ * modprobe.d file installed with rpcrdma2 (packaging/) routes them.
  */
-MODULE_ALIAS("rpcrdma6");
-MODULE_ALIAS("xprtrdma");
-MODULE_ALIAS("svcrdma");

@@ -8,7 +8,8 @@
 #   install.sh install MODULE.ko KVER [ROOT]
 #   install.sh uninstall KVER [ROOT]
 #   install.sh conf [ROOT]          the modprobe.d file only (DKMS)
-#   install.sh unconf [ROOT]
+#   install.sh unconf [ROOT]        ... removed, unless an rpcrdma2
+#                                   is still installed for a kernel
 #
 # The module goes to ROOT/lib/modules/KVER/updates/, which depmod
 # prefers over the kernel's own directories, and
@@ -25,6 +26,18 @@ put_conf() {
 	mkdir -p "$1/etc/modprobe.d"
 	cp "$here/modprobe.d/rpcrdma2.conf" "$1/$conf"
 	chmod 0644 "$1/$conf"
+}
+
+# The modprobe.d file serves every kernel: it goes with the last
+# rpcrdma2 under ROOT/lib/modules (make install's or DKMS's).
+drop_conf() {
+	local left
+	left=$(find "$1/lib/modules" -path '*/updates/*' -name 'rpcrdma2.ko*' 2>/dev/null)
+	if [ -n "$left" ]; then
+		echo "$1/$conf stays: rpcrdma2 is still installed as $(echo "$left" | tr '\n' ' ')"
+	else
+		rm -f "$1/$conf"
+	fi
 }
 
 run_depmod() {
@@ -51,15 +64,16 @@ install)
 uninstall)
 	[ $# -ge 2 ] || die "usage: install.sh uninstall KVER [ROOT]"
 	kver=$2 root=${3:-/}
-	rm -f "$root/lib/modules/$kver/updates/rpcrdma2.ko" "$root/$conf"
+	rm -f "$root/lib/modules/$kver/updates/rpcrdma2.ko"
 	run_depmod "$kver" "$root"
 	echo "rpcrdma2 removed for $kver; the stock rpcrdma module is used from the next load"
+	drop_conf "$root"
 	;;
 conf)
 	put_conf "${2:-/}"
 	;;
 unconf)
-	rm -f "${2:-/}/$conf"
+	drop_conf "${2:-/}"
 	;;
 *)
 	die "usage: install.sh install|uninstall|conf|unconf ..."

@@ -54,6 +54,31 @@ other_kernel_skipped() {
 		[ ! -e "/lib/modules/$other" ]
 }
 
+# rpcrdma2 claims none of the stock module's names itself: modprobe
+# loads every module an alias names, so without the modprobe.d file
+# (or before it routes them) a name would load both modules
+claims_no_stock_name() {
+	! modinfo -k "$kver" -F alias rpcrdma2 |
+		grep -xE 'rpcrdma|rpcrdma6|xprtrdma|svcrdma'
+}
+
+# make install for two kernels under a scratch root, then make
+# uninstall for each: the modprobe.d file stays while either kernel
+# still has rpcrdma2, and goes with the last one
+uninstall_keeps_conf() {
+	local root rc=1 sh=$RR2_REPO/packaging/install.sh
+	local conf=etc/modprobe.d/rpcrdma2.conf
+	root=$(mktemp -d) || return 1
+	sh "$sh" install "$RR2_REPO/rpcrdma2.ko" 6.12.0-98-amd64 "$root" &&
+		sh "$sh" install "$RR2_REPO/rpcrdma2.ko" 6.12.0-99-amd64 "$root" &&
+		sh "$sh" uninstall 6.12.0-98-amd64 "$root" &&
+		[ -f "$root/$conf" ] &&
+		sh "$sh" uninstall 6.12.0-99-amd64 "$root" &&
+		[ ! -e "$root/$conf" ] && rc=0
+	rm -rf "$root"
+	return $rc
+}
+
 resolves_to_stock() {
 	modprobe -S "$kver" --show-depends "$1" | tail -n1 |
 		grep '/xprtrdma/rpcrdma\.ko'
@@ -71,6 +96,8 @@ for n in rpcrdma rpcrdma6 xprtrdma svcrdma; do
 	check "$n-falls-back-to-stock" falls_back_to_stock "$n"
 done
 check dkms-other-kernel-skipped other_kernel_skipped
+check module-claims-no-stock-name claims_no_stock_name
+check uninstall-keeps-conf-for-other-kernels uninstall_keeps_conf
 check dkms-uninstall make -C "$RR2_REPO" KDIR="$kdir" dkms-uninstall
 trap - EXIT
 check module-gone sh -c "! modinfo -k '$kver' rpcrdma2"
