@@ -376,7 +376,9 @@ u32 rr2c_marshal_limits(struct rr2c *r);
 /* frwr.c */
 void rr2c_frwr_init(struct rr2c *r);
 int rr2c_frwr_create(struct rr2c *r);
-u32 rr2c_frwr_nr_wrs(const struct rr2c *r);
+u32 rr2c_frwr_nr_wrs(u32 credits);
+u32 rr2c_credits_fit(u32 want, const struct rpcrdma2_dev_attr *dev,
+		     u32 nr_send);
 bool rr2c_frwr_room(struct rr2c *r);
 void rr2c_frwr_quiesce(struct rr2c *r);
 void rr2c_frwr_destroy(struct rr2c *r);

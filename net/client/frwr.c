@@ -339,15 +339,15 @@ int rr2c_frwr_create(struct rr2c *r)
 
 /**
  * rr2c_frwr_nr_wrs - the REG_MR and LOCAL_INV WRs a connection may post
- * @r: the transport, r->credits set
+ * @credits: the credits the connection asks for
  *
  * A REG_MR and a LOCAL_INV per MR the pool may grow to, for the Send
  * queue's size, before the device is known: the cap without the
- * device's MR count.
+ * device's MR count, and never below one RPC's worst case.
  */
-u32 rr2c_frwr_nr_wrs(const struct rr2c *r)
+u32 rr2c_frwr_nr_wrs(u32 credits)
 {
-	return 2 * max_t(u32, r->credits * RR2C_MRS_PER_CREDIT,
+	return 2 * max_t(u32, credits * RR2C_MRS_PER_CREDIT,
 			 2 * RR2C_MAX_SEGS);
 }
 

@@ -366,35 +366,70 @@ static const char *rr2c_fallback_why(const struct rr2c *r)
 }
 
 /*
+ * Whether a connection asking for @c credits fits the device's queues,
+ * as rpcrdma2_ep_create() checks them: a Receive per credit plus the
+ * reverse-Call and V2-CRED-07 ones in the Receive Queue; the Sends and
+ * a REG_MR and a LOCAL_INV per MR of a full pool (rr2c_frwr_nr_wrs(),
+ * never below one RPC's worst case) in the Send Queue; one more of each
+ * for ib_drain_qp(); and all of their completions in the CQ.
+ */
+static bool rr2c_queues_fit(u32 c, const struct rpcrdma2_dev_attr *dev,
+			    u32 nr_send)
+{
+	u64 nr_recv = (u64)c + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
+	u64 nsend = (u64)nr_send + rr2c_frwr_nr_wrs(c) + 1;
+
+	return nr_recv + 1 <= dev->max_qp_wr && nsend <= dev->max_qp_wr &&
+	       nr_recv + nsend + 1 <= dev->max_cqe;
+}
+
+/**
+ * rr2c_credits_fit - the most credits up to @want that a device holds
+ * @want: the credits asked for
+ * @dev: the device's limits
+ * @nr_send: the connection's Send buffers
+ *
+ * Returns 0 when not even RPCRDMA_MIN_SLOT_TABLE credits fit.  The
+ * closed form below is exact for a pool of RR2C_MRS_PER_CREDIT MRs per
+ * credit; under the pool's floor (few credits) the queues need more,
+ * and the count goes down until they fit.
+ */
+u32 rr2c_credits_fit(u32 want, const struct rpcrdma2_dev_attr *dev,
+		     u32 nr_send)
+{
+	const long per_credit = 2 * RR2C_MRS_PER_CREDIT;
+	const long extra = RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
+	long room;
+	u32 c;
+
+	room = (long)dev->max_qp_wr - 1 - extra;
+	room = min(room, ((long)dev->max_qp_wr - nr_send - 1) / per_credit);
+	room = min(room, ((long)dev->max_cqe - extra - nr_send - 2) /
+			 (1 + per_credit));
+	if (room < RPCRDMA_MIN_SLOT_TABLE)
+		return 0;
+	c = min_t(long, want, room);
+	while (c >= RPCRDMA_MIN_SLOT_TABLE && !rr2c_queues_fit(c, dev, nr_send))
+		c--;
+	return c >= RPCRDMA_MIN_SLOT_TABLE ? c : 0;
+}
+
+/*
  * The credits a new connection asks for: the transport's slots, which
  * rdma_slot_table_entries set when the mount made it, as the stock
  * client asks for (a later write of the knob changes new mounts, not
- * the reconnects of this one), lowered to what the device's queues hold
- * (rpcrdma2_ep_create()): a
- * Receive per credit and the extra ones in the Receive Queue, the Sends
- * and a REG_MR and a LOCAL_INV per MR of a full pool
- * (RR2C_MRS_PER_CREDIT per credit) in the Send Queue, and all of their
- * completions in the CQ.  A device that cannot hold RPCRDMA_MIN_SLOT_TABLE
- * gets what was asked for, and rpcrdma2_ep_create() refuses it.
+ * the reconnects of this one), lowered to what the device's queues
+ * hold.  A device that cannot hold RPCRDMA_MIN_SLOT_TABLE gets what was
+ * asked for, and rpcrdma2_ep_create() refuses it.
  */
 static u32 rr2c_credits_for(const struct rr2c *r, struct ib_device *device,
 			    const struct rpcrdma2_ep_attr *attr)
 {
-	const long per_credit = 2 * RR2C_MRS_PER_CREDIT;
-	const long extra = RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
-	u32 want = r->nr_slots;
 	struct rpcrdma2_dev_attr dev;
-	long room;
 
 	rpcrdma2_dev_attr(device, &dev);
-	room = (long)dev.max_qp_wr - 1 - extra;
-	room = min(room, ((long)dev.max_qp_wr - attr->nr_send - 1) /
-			 per_credit);
-	room = min(room, ((long)dev.max_cqe - extra - attr->nr_send - 2) /
-			 (1 + per_credit));
-	if (room < RPCRDMA_MIN_SLOT_TABLE)
-		return want;
-	return min_t(u32, want, room);
+	return rr2c_credits_fit(r->nr_slots, &dev, attr->nr_send) ?:
+	       r->nr_slots;
 }
 
 static int rr2c_connect(struct rr2c *r)
@@ -449,7 +484,7 @@ static int rr2c_connect(struct rr2c *r)
 	/* the rest as the server grants them: rr2c_recvs_for() */
 	attr.nr_recv_init = min(r->credits, RR2C_RECV_INIT) + RR2C_BC_SLOTS +
 			    RPCRDMA2_RECV_EXTRA;
-	attr.nr_send_extra = rr2c_frwr_nr_wrs(r);
+	attr.nr_send_extra = rr2c_frwr_nr_wrs(r->credits);
 	ret = rpcrdma2_ep_create(&r->ep, id, &attr, &rr2c_ep_ops, r);
 	if (ret)
 		goto fail_id;

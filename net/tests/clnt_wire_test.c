@@ -3315,7 +3315,76 @@ static void rr2w_suite_exit(struct kunit_suite *suite)
 	}
 }
 
+/*
+ * What rpcrdma2_ep_create() takes of a device (the oracle here): the
+ * Receive Queue holds a Receive per credit and the extra ones, the Send
+ * Queue the Sends and a REG_MR and a LOCAL_INV per MR of a full pool
+ * (never below one RPC's worst case), each one more for the drain, and
+ * the CQ all of their completions.
+ */
+static bool rr2w_ep_takes(const struct rpcrdma2_dev_attr *dev, u32 credits,
+			  u32 nr_send)
+{
+	u64 nr_recv = (u64)credits + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
+	u64 nsend = (u64)nr_send + rr2c_frwr_nr_wrs(credits) + 1;
+
+	return nr_recv + 1 <= dev->max_qp_wr && nsend <= dev->max_qp_wr &&
+	       nr_recv + nsend + 1 <= dev->max_cqe;
+}
+
+/* @c is the most credits up to the default that fit, or 0: none fit */
+static bool rr2w_credits_right(const struct rpcrdma2_dev_attr *dev, u32 c,
+			       u32 nr_send)
+{
+	if (!c)
+		return !rr2w_ep_takes(dev, RPCRDMA_MIN_SLOT_TABLE, nr_send);
+	return c >= RPCRDMA_MIN_SLOT_TABLE && c <= RPCRDMA_DEF_SLOT_TABLE &&
+	       rr2w_ep_takes(dev, c, nr_send) &&
+	       (c == RPCRDMA_DEF_SLOT_TABLE ||
+		!rr2w_ep_takes(dev, c + 1, nr_send));
+}
+
+/*
+ * Devices with small queues: the credits a connection asks for are the
+ * most its queues hold, whether the Send Queue, the Receive Queue or
+ * the CQ is the limit and whether the MR pool's floor or its per-credit
+ * size dominates; or none (0, and the connection is refused) when not
+ * even RPCRDMA_MIN_SLOT_TABLE fit.
+ */
+static void rr2w_credits_fit_small_devices(struct kunit *test)
+{
+	static const u32 nr_sends[] = { 8, 36 };
+	struct rpcrdma2_dev_attr dev;
+	u32 i, lim, c, bad = 0, fits = 0;
+	int big;
+
+	for (i = 0; i < ARRAY_SIZE(nr_sends); i++) {
+		for (big = 0; big < 2; big++) {
+			for (lim = 8; lim <= 2048; lim++) {
+				memset(&dev, 0, sizeof(dev));
+				/* one queue limit varies, the other is ample */
+				dev.max_qp_wr = big ? 1 << 20 : lim;
+				dev.max_cqe = big ? lim : 1 << 20;
+				c = rr2c_credits_fit(RPCRDMA_DEF_SLOT_TABLE,
+						     &dev, nr_sends[i]);
+				if (c)
+					fits++;
+				if (!rr2w_credits_right(&dev, c, nr_sends[i])) {
+					if (!bad++)
+						kunit_info(test, "nr_send %u max_qp_wr %u max_cqe %u: %u credits",
+							   nr_sends[i],
+							   dev.max_qp_wr,
+							   dev.max_cqe, c);
+				}
+			}
+		}
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_GT(test, fits, 0);
+}
+
 static struct kunit_case rr2w_cases[] = {
+	KUNIT_CASE(rr2w_credits_fit_small_devices),
 	KUNIT_CASE_PARAM(rr2w_no_cm_record_means_1024, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v2_err_vers_falls_back, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_bad_first_reply_no_loop, rr2w_link_gen_params),
