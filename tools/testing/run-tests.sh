@@ -10,7 +10,9 @@
 #      coverage page is current, every MUST row has an implementation
 #      citation or a note, and every mandatory row an asserting test or
 #      a note (coverage.py --check); the harness's crash
-#      verdicts on kept consoles (qemu/crash-selftest.sh)
+#      verdicts on kept consoles (qemu/crash-selftest.sh); the
+#      Wireshark dissector on frames built from the XDR
+#      (wireshark/selftest.py)
 #   3. KUnit under kunit.py (tools/testing/kunit/run.sh), then again on
 #      a lockdep + KASAN kernel (run.sh --debug); a kernel report in
 #      either log (lockdep, WARN_ON, BUG, KASAN) fails it
@@ -194,6 +196,7 @@ step build build_w1
 step checkpatch "$RR2_REPO/tools/testing/checkpatch.sh"
 step coverage python3 "$RR2_REPO/tools/testing/coverage.py" --check
 step crash-verdicts "$RR2_REPO/tools/testing/qemu/crash-selftest.sh"
+step wireshark python3 "$RR2_REPO/tools/testing/wireshark/selftest.py"
 step kunit "$RR2_REPO/tools/testing/kunit/run.sh"
 step kunit-debug "$RR2_REPO/tools/testing/kunit/run.sh" --debug
 step fuzz "$RR2_REPO/tools/testing/fuzz/fuzz.sh" replay
