@@ -42,9 +42,10 @@
 -- (rpcrdma2.cont.seq, 1 for a message on its own) and the frame of the
 -- sequence's first message.  A credit grant (RDMA2_NOMSG, xid 0) may come between the
 -- messages of a sequence: it carries no Payload stream (V2-CONT-03).
--- A Send First/Only whose PSN was already seen on its QP is marked a
--- retransmission and changes no state.  State is built on the first
--- pass over the capture and read back on later ones (pinfo.visited).
+-- A Send First/Only whose PSN came with one of the last 1024 messages
+-- on its QP is marked a retransmission and changes no state.  State is
+-- built on the first pass over the capture and read back on later ones
+-- (pinfo.visited).
 --
 -- Errors.  A header that runs past the end of its packet, a bad XDR
 -- discriminator, a count larger than the octets left, a broken
@@ -65,6 +66,9 @@ local XCH_INIT, XCH_REQ, XCH_RESP, XCH_UPD =
 local F_RESPONSE, F_MORE, F_TPMORE = 1, 2, 4
 local F_RESERVED = 0xfffffff8
 local PREFIX = 20
+-- a Send whose PSN came with one of the last this many messages on its
+-- QP is a retransmission
+local RETRANS_WINDOW = 1024
 
 local htypes = {
 	[RDMA2_MSG] = "RDMA2_MSG", [RDMA2_NOMSG] = "RDMA2_NOMSG",
@@ -614,18 +618,22 @@ end
 local function track_message(pinfo, key, xid, htype, flags, grant)
 	local s = streams[key]
 	if s == nil then
-		s = { psns = {} }
+		s = { psns = {}, n = 0 }
 		streams[key] = s
 	end
 	local rec = { seq = 1, first = pinfo.number }
 	local psn = f_psn()
 	psn = psn and psn.value
-	if psn ~= nil and s.psns[psn] ~= nil then
-		rec.retrans = s.psns[psn]
+	-- a PSN seen among the last messages: a QP number used again by
+	-- a later connection starts a PSN space of its own
+	local seen = psn ~= nil and s.psns[psn]
+	if seen and s.n - seen.n < RETRANS_WINDOW then
+		rec.retrans = seen.frame
 		return rec
 	end
+	s.n = s.n + 1
 	if psn ~= nil then
-		s.psns[psn] = pinfo.number
+		s.psns[psn] = { frame = pinfo.number, n = s.n }
 	end
 	local more = band(flags, F_MORE) ~= 0
 	if grant and s.open then
