@@ -891,17 +891,20 @@ local function classify(tvb, rep, pinfo, kind)
 end
 
 -- tvb: the captured octets of one RC Send packet's payload; rep: its
--- length as sent.  Returns true when the packet is ours.
-local function dissect_payload(tvb, rep, pinfo, root, kind)
+-- length as sent; via: which of the two entries below calls (were a
+-- frame to reach both, only the first would decode it).
+-- Returns true when the packet is ours.
+local function dissect_payload(tvb, rep, pinfo, root, kind, via)
 	local rec = frames[pinfo.number]
 	if not pinfo.visited and rec == nil then
 		rec = classify(tvb, rep, pinfo, kind)
 		if rec == nil then
 			return false
 		end
+		rec.via = via
 		frames[pinfo.number] = rec
 	end
-	if rec == nil then
+	if rec == nil or rec.via ~= via then
 		return false
 	end
 	pinfo.cols.protocol = "RPCoRDMA2"
@@ -928,7 +931,8 @@ local function heuristic(tvb, pinfo, root)
 	if kind == nil then
 		return false
 	end
-	return dissect_payload(tvb, tvb:reported_len(), pinfo, root, kind)
+	return dissect_payload(tvb, tvb:reported_len(), pinfo, root, kind,
+		"heuristic")
 end
 
 -- The InfiniBand dissector offers no payload of a frame the capture cut
@@ -959,7 +963,8 @@ function post.dissector(tvb, pinfo, root)
 	if rep <= 0 then
 		return
 	end
-	if not dissect_payload(tvb:range(off):tvb(), rep, pinfo, root, kind) then
+	if not dissect_payload(tvb:range(off):tvb(), rep, pinfo, root, kind,
+			"post") then
 		return
 	end
 	-- the InfiniBand dissector's summary of a cut frame says

@@ -40,7 +40,8 @@ FIELDS = ["frame.number", "rpcrdma2.htype", "rpcrdma2.xid",
           "rpcrdma2.reads", "rpcrdma2.writes", "rpcrdma2.reply",
           "rpcrdma2.segment.position", "rpcrdma2.segment.handle",
           "rpcrdma2.segment.length", "rpcrdma2.segment.offset",
-          "rpcrdma2.rpc.xid", "rpcrdma2.v1_err_vers", "rpc.xid",
+          "rpcrdma2.rpc.xid", "rpcrdma2.payload", "rpcrdma2.v1_err_vers",
+          "rpc.xid",
           "rpc.msgtyp", "rpcordma.version", "rpcrdma2.malformed",
           "rpcrdma2.snaplen", "_ws.malformed", "_ws.expert.message"]
 
@@ -237,6 +238,10 @@ case("snaplen.header-cut",
      P(0x900, 0) + CL(writes=[[(i, 4096, i << 12) for i in range(12)]]) +
      F.rpc_call(0x900),
      {"rpcrdma2.snaplen": "1", "rpcrdma2.htype": "0x00000000"}, snap=120)
+case("snaplen.icrc-cut", P(0x901, 0) + CL() + F.rpc_call(0x901),
+     {"rpcrdma2.htype": "0x00000000", "rpcrdma2.xid": "0x00000901",
+      "rpcrdma2.cont.seq": "1", "rpcrdma2.payload": "40"},
+     snap=54 + 36 + 40 + 2)
 
 
 def run(dissector, keep):
