@@ -10,7 +10,9 @@
 #      coverage page is current, every MUST row has an implementation
 #      citation or a note, and every mandatory row an asserting test or
 #      a note (coverage.py --check); the harness's crash
-#      verdicts on kept consoles (qemu/crash-selftest.sh)
+#      verdicts on kept consoles (qemu/crash-selftest.sh); the
+#      Wireshark dissector on frames built from the XDR
+#      (wireshark/selftest.py)
 #   3. KUnit under kunit.py (tools/testing/kunit/run.sh), then again on
 #      a lockdep + KASAN kernel (run.sh --debug); a kernel report in
 #      either log (lockdep, WARN_ON, BUG, KASAN) fails it
@@ -100,6 +102,7 @@ rr2_faults_table() {
 e2e() {
 	local q=$RR2_REPO/tools/testing/qemu/run-scenario.sh rc=0
 	local v2=expect=2,server.expect=2 v1=rdmavers=1,expect=1,server.expect=1
+	local v2_kinds=call,reply,connprop-c2s,connprop-s2c,grant,initxch-c2s,initxch-s2c,cont-c2s,cont-s2c,read-chunk,write-chunk
 	"$q" -g 1 -s ours module || rc=1
 	# make install in a guest: every transport name loads rpcrdma2
 	"$q" -g 1 -s ours -a "$v2" install || rc=1
@@ -125,9 +128,18 @@ e2e() {
 	# mounts with a KDC in the server guest, fio verified, no chunks
 	# under krb5i and krb5p (V2-SEC-11, V2-SEC-13) where sec=krb5 uses
 	# them
-	"$q" -g 2 -s ours -c ours \
-		-a "$v2,xchar=1,xch=on,rvrsdir=1,brs=simple:simple,hostauth=rr2-e2e-key,devclamp=iwarp,mountopts=nconnect=4,krb5=1" \
+	# The server's NIC is captured (-p: the first 256 octets of every
+	# frame) and the server half prints its counters once quiet
+	# (svcstats=1): the Wireshark dissector decodes every Version 2
+	# message in the capture, finds nothing malformed, each kind of
+	# message this run sends, and as many Calls, continued messages,
+	# credit grants and connections as the server counted
+	# (wireshark/check-capture.py).
+	"$q" -g 2 -s ours -c ours -p 256 \
+		-a "$v2,xchar=1,xch=on,rvrsdir=1,brs=simple:simple,hostauth=rr2-e2e-key,devclamp=iwarp,mountopts=nconnect=4,krb5=1,svcstats=1" \
 		-n v2-ours-ours-2g combined || rc=1
+	python3 "$RR2_REPO/tools/testing/wireshark/check-capture.py" \
+		--expect "$v2_kinds" v2-ours-ours-2g || rc=1
 	# ... and with rdmavers=1
 	"$q" -g 2 -s ours -c ours -a "$v1" -n v1-ours-ours-2g combined || rc=1
 	# interop: our client falls back to Version 1 with the stock server
@@ -195,6 +207,7 @@ step build build_w1
 step checkpatch "$RR2_REPO/tools/testing/checkpatch.sh"
 step coverage python3 "$RR2_REPO/tools/testing/coverage.py" --check
 step crash-verdicts "$RR2_REPO/tools/testing/qemu/crash-selftest.sh"
+step wireshark python3 "$RR2_REPO/tools/testing/wireshark/selftest.py"
 step kunit "$RR2_REPO/tools/testing/kunit/run.sh"
 step kunit-debug "$RR2_REPO/tools/testing/kunit/run.sh" --debug
 step fuzz "$RR2_REPO/tools/testing/fuzz/fuzz.sh" replay

@@ -6,7 +6,8 @@
 # piece only when its inputs changed.  Needs root (apt, debootstrap).
 #
 # Installs: build tools, Debian's linux-headers-6.12-amd64 and
-# linux-source-6.12, QEMU, debootstrap, clang (fuzzing), sparse, dkms.
+# linux-source-6.12, QEMU, debootstrap, clang (fuzzing), sparse, dkms,
+# tshark (the Wireshark dissector's checks).
 # Prepares under $RPCRDMA2_CACHE (default /var/cache/rpcrdma2):
 #   the unpacked kernel source (for kunit.py and checkpatch), and the
 #   QEMU guest kernel and root filesystem (tools/testing/qemu/mkroot.sh).
@@ -19,7 +20,7 @@ PKGS="build-essential bc bison flex libelf-dev libssl-dev dwarves sparse
       kmod cpio rsync xz-utils zstd python3 perl git dkms
       linux-source-6.12 linux-headers-6.12-amd64
       qemu-system-x86 qemu-system-data debootstrap busybox-static
-      clang llvm libclang-rt-14-dev"
+      clang llvm libclang-rt-14-dev tshark"
 
 missing=
 for p in $PKGS; do

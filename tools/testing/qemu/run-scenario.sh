@@ -6,7 +6,7 @@
 # an AF_UNIX socket (nothing leaves the machine).
 #
 #   run-scenario.sh [-g 1|2] [-c stock|ours] [-s stock|ours] [-a ARGS]
-#                   [-t SECONDS] [-n NAME] [-d] SCENARIO
+#                   [-t SECONDS] [-n NAME] [-p OCTETS] [-d] SCENARIO
 #
 #   -g  guests: 1 (nfsd and client together) or 2 (server and client)
 #   -s  transport module in the server guest (and the single guest)
@@ -16,6 +16,9 @@
 #       has stopped (finished, or crashed: a panic stops QEMU at once)
 #       the other gets 120 s more
 #   -n  name used in result lines (default SCENARIO-Ng-SERVER-CLIENT)
+#   -p  capture the server's (or the single guest's) NIC, both
+#       directions, into $RR2_OUT/NAME/server.pcap, the first OCTETS of
+#       each frame (QEMU filter-dump on netdev n0)
 #   -d  one guest booted by systemd from a copy of the cached disk image
 #       (mkroot.sh), again after each power-off, until its scenario has
 #       printed RR2: DONE (at most 4 boots, all within -t)
@@ -32,11 +35,12 @@ set -euo pipefail
 . "$(dirname "$0")/crash.sh"
 
 guests=1 cmod=stock smod=stock args= limit=1200 name= grace=120 disk=
+pcap=
 # a run that stops early (rr2_die, set -e) still leaves a FAIL line
 reported=
 trap 'rc=$?; [ "$rc" = 0 ] || [ -n "$reported" ] ||
 	echo "FAIL e2e.${name:-${scenario:-run}}.harness (exit $rc)"' EXIT
-while getopts g:c:s:a:t:n:d o; do
+while getopts g:c:s:a:t:n:p:d o; do
 	case $o in
 	g) guests=$OPTARG ;;
 	c) cmod=$OPTARG ;;
@@ -44,6 +48,7 @@ while getopts g:c:s:a:t:n:d o; do
 	a) args=$OPTARG ;;
 	t) limit=$OPTARG ;;
 	n) name=$OPTARG ;;
+	p) pcap=$OPTARG ;;
 	d) disk=1 ;;
 	*) rr2_die "usage: see the head of $0" ;;
 	esac
@@ -51,7 +56,10 @@ done
 shift $((OPTIND - 1))
 scenario=${1:?scenario name}
 [ -f "$(dirname "$0")/scenarios/$scenario.sh" ] || rr2_die "no scenario $scenario"
+[ -z "$pcap" ] || [ "$pcap" -ge 64 ] 2>/dev/null ||
+	rr2_die "-p: OCTETS is a number, at least 64"
 if [ -n "$disk" ]; then
+	[ -z "$pcap" ] || rr2_die "-d: no -p"
 	[ "$guests" = 1 ] && [ "$cmod" = stock ] || rr2_die "-d boots one guest: no -g 2 or -c"
 	grep -q '^rr2_seed()' "$(dirname "$0")/scenarios/$scenario.sh" ||
 		rr2_die "-d: scenario $scenario has no rr2_seed"
@@ -127,10 +135,15 @@ cmdline() {
 	     ${disk:+rr2.disk=1 systemd.show_status=0 net.ifnames=0}
 }
 
-# qemu ROLE MOD NETDEV-ARGS...: start one guest in the background.
+# qemu ROLE MOD MAC NETDEV-ARGS...: start one guest in the background;
+# with -p, the server's (or single guest's) netdev n0 is dumped
 qemu() {
 	local role=$1 mod=$2 mac=$3
 	shift 3
+	if [ -n "$pcap" ] && [ "$role" != client ]; then
+		set -- "$@" -object \
+			"filter-dump,id=pcap0,netdev=n0,file=$run/server.pcap,maxlen=$pcap"
+	fi
 	timeout --kill-after=10 "$limit" qemu-system-x86_64 \
 		-accel tcg -cpu max -smp 2 -m "$mem" \
 		-nodefaults -no-reboot -display none -monitor none \
@@ -278,6 +291,8 @@ run_guests
 if [ "$(crash_verdicts)" = retry ]; then
 	# once: the crash is kept beside the new run's consoles
 	why=
+	[ ! -f "$run/server.pcap" ] ||
+		mv "$run/server.pcap" "$run/server.retried-crash.pcap"
 	for role in $roles; do
 		mv "$run/$role.console" "$run/$role.retried-crash.console"
 		sig=$(crash_signature "$run/$role.retried-crash.console")

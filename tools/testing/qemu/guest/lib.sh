@@ -224,6 +224,32 @@ rr2_server_wait_client() {
 	rr2_check server.client-finished test -e /export/.rr2-done
 }
 
+# rr2_svc_counters: rpcrdma2's server counters, once the server half has
+# been quiet (every counter unchanged) for 3 s, at most 60 s after the
+# call, on one line for the host: "RR2: INFO svcstats NAME=N ...".
+# Nothing when rpcrdma2 is not the server.  With the client done and
+# unmounted this is the end of the traffic, so a capture of the
+# server's NIC (run-scenario.sh -p) covers the same messages.
+rr2_svc_counters() {
+	local d=/proc/sys/sunrpc/svc_rdma f line prev= quiet=0
+	[ -e "$d"/rpcrdma2_conns_v2 ] || return 0
+	for _ in $(seq 60); do
+		line=
+		for f in "$d"/rdma_stat_* "$d"/rpcrdma2_*; do
+			line="$line ${f##*/}=$(cat "$f")"
+		done
+		if [ "$line" = "$prev" ]; then
+			quiet=$((quiet + 1))
+			[ $quiet -lt 3 ] || break
+		else
+			quiet=0
+		fi
+		prev=$line
+		sleep 1
+	done
+	rr2_info "svcstats$line"
+}
+
 # The client side: rxe, the transport, and the server answering.
 rr2_client_setup() {
 	rr2_check setup.rdma rr2_setup_rdma "$RR2_CLIENT_IP" || return 1
