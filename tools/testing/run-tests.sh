@@ -124,9 +124,13 @@ e2e() {
 	# and in the interop runs) Kerberos: sec=krb5, krb5i and krb5p
 	# mounts with a KDC in the server guest, fio verified, no chunks
 	# under krb5i and krb5p (V2-SEC-11, V2-SEC-13) where sec=krb5 uses
-	# them
-	"$q" -g 2 -s ours -c ours \
-		-a "$v2,xchar=1,xch=on,rvrsdir=1,brs=simple:simple,hostauth=rr2-e2e-key,devclamp=iwarp,mountopts=nconnect=4,krb5=1" \
+	# them; and first (fleet=1, a third guest) a mixed fleet: the stock
+	# client at Version 1 beside ours at Version 2, fio on both at
+	# once, the stock one reconnecting and crashing without disturbing
+	# ours, the server dropping its connections and counting each
+	# client's under its version
+	"$q" -g 3 -s ours -c ours -C stock \
+		-a "$v2,xchar=1,xch=on,rvrsdir=1,brs=simple:simple,hostauth=rr2-e2e-key,devclamp=iwarp,mountopts=nconnect=4,krb5=1,fleet=1,client2.expect=1" \
 		-n v2-ours-ours-2g combined || rc=1
 	# ... and with rdmavers=1
 	"$q" -g 2 -s ours -c ours -a "$v1" -n v1-ours-ours-2g combined || rc=1
