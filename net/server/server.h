@@ -286,6 +286,7 @@ enum rr2s_stat {
 	RR2S_STAT_RECV,			/* rdma_stat_recv */
 	RR2S_STAT_WRITE,		/* rdma_stat_write */
 	RR2S_STAT_SQ_STARVE,		/* rdma_stat_sq_starve */
+	RR2S_STAT_CONNS_ACCEPTED,	/* rdma_accept() sent */
 	RR2S_STAT_CONNS_V1,
 	RR2S_STAT_CONNS_V2,
 	RR2S_STAT_HOSTAUTH,		/* Version 2 connections whose client sent one */

@@ -167,6 +167,7 @@ struct ctl_table rpcrdma2_svc_sysctl[] = {
 	RR2S_UNUSED("rdma_stat_sq_prod"),
 
 	/* rpcrdma2's own */
+	RR2S_COUNTER("rpcrdma2_conns_accepted", RR2S_STAT_CONNS_ACCEPTED),
 	RR2S_COUNTER("rpcrdma2_conns_v1", RR2S_STAT_CONNS_V1),
 	RR2S_COUNTER("rpcrdma2_conns_v2", RR2S_STAT_CONNS_V2),
 	RR2S_COUNTER("rpcrdma2_hostauth", RR2S_STAT_HOSTAUTH),

@@ -627,6 +627,7 @@ static struct svc_xprt *rr2s_accept(struct svc_xprt *lxprt)
 		rr2s_conn_free(c);
 		return NULL;
 	}
+	rr2s_stat_inc(RR2S_STAT_CONNS_ACCEPTED);
 	return &c->b.xprt;
 }
 

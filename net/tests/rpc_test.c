@@ -3356,13 +3356,14 @@ static const char * const rr2r_counters[] = {
 	"rpcrdma2_rdma_read_bytes", "rpcrdma2_rdma_write_bytes",
 	"rpcrdma2_send_inv", "rpcrdma2_conns_v1", "rpcrdma2_conns_v2",
 	"rpcrdma2_err_bad_xdr", "rdma_stat_rq_poll", "rpcrdma2_nomsg_calls",
+	"rpcrdma2_conns_accepted",
 };
 
 enum {
 	RR2R_C_READ, RR2R_C_RECV, RR2R_C_WRITE, RR2R_C_READ_CHUNKS,
 	RR2R_C_WRITE_CHUNKS, RR2R_C_READ_BYTES, RR2R_C_WRITE_BYTES,
 	RR2R_C_SEND_INV, RR2R_C_V1, RR2R_C_V2, RR2R_C_BAD_XDR,
-	RR2R_C_RQ_POLL, RR2R_C_NOMSG, RR2R_NR_C
+	RR2R_C_RQ_POLL, RR2R_C_NOMSG, RR2R_C_ACCEPTED, RR2R_NR_C
 };
 
 static void rr2r_counters_read(struct kunit *test, unsigned long *v)
@@ -3440,6 +3441,53 @@ static void rr2r_svc_counters_move(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL,
 			rr2r_sysctl_write(test, "rdma_stat_rq_poll", "1"));
 	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "rdma_stat_rq_poll"), 0);
+}
+
+/*
+ * A mixed fleet on one server: a Version 2 client and a Version 1
+ * client connected at once, then the Version 1 client reconnecting.
+ * Every connection accepted settles one version and is counted under
+ * it alone: the per-version counts add up to the connections accepted,
+ * the Version 2 client's connection is under rpcrdma2_conns_v2 only,
+ * and the other client's reconnect moves neither it nor the Version 2
+ * client's connect count.
+ */
+static void rr2r_svc_conns_per_version_add_up(struct kunit *test)
+{
+	unsigned long a[RR2R_NR_C], b[RR2R_NR_C];
+	struct rpc_clnt *v2, *v1;
+	struct page **pages;
+
+	pages = rr2r_pages(test);
+	rr2r_counters_read(test, a);
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	v2 = rr2r_clnt(test);
+	rr2r_roundtrip(test, v2, pages, 1000);
+	rr2r_counters_read(test, b);
+	KUNIT_EXPECT_EQ(test, b[RR2R_C_ACCEPTED] - a[RR2R_C_ACCEPTED], 1);
+	KUNIT_EXPECT_EQ(test, b[RR2R_C_V2] - a[RR2R_C_V2], 1);
+	KUNIT_EXPECT_EQ(test, b[RR2R_C_V1] - a[RR2R_C_V1], 0);
+
+	rr2r_caps(RPCRDMA2_VERS_1, RPCRDMA2_VERS_2);
+	v1 = rr2r_clnt(test);
+	rr2r_roundtrip(test, v1, pages, 1000);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_version(rr2r_xprt(v1)),
+			RPCRDMA2_VERS_1);
+	xprt_force_disconnect(rr2r_xprt(v1));
+	rr2r_roundtrip(test, v1, pages, 1000);
+	rr2r_roundtrip(test, v2, pages, 1000);
+	KUNIT_EXPECT_EQ(test, rr2r_xprt(v1)->stat.connect_count, 2);
+	KUNIT_EXPECT_EQ(test, rr2r_xprt(v2)->stat.connect_count, 1);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_version(rr2r_xprt(v2)),
+			RPCRDMA2_VERS_2);
+
+	rr2r_counters_read(test, b);
+	KUNIT_EXPECT_EQ(test, b[RR2R_C_ACCEPTED] - a[RR2R_C_ACCEPTED], 3);
+	KUNIT_EXPECT_EQ(test, b[RR2R_C_V2] - a[RR2R_C_V2], 1);
+	KUNIT_EXPECT_EQ(test, b[RR2R_C_V1] - a[RR2R_C_V1], 2);
+	KUNIT_EXPECT_EQ(test, b[RR2R_C_V1] - a[RR2R_C_V1] +
+			b[RR2R_C_V2] - a[RR2R_C_V2],
+			b[RR2R_C_ACCEPTED] - a[RR2R_C_ACCEPTED]);
 }
 
 /* ---- suite setup: environments, service, listeners ---- */
@@ -4782,6 +4830,8 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_knobs_apply_to_new_connections,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_counters_move, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_conns_per_version_add_up,
+			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_xch_svc, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_xch_both_halves, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_clnt_knobs_apply_to_new_connections,

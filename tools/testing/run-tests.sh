@@ -127,16 +127,20 @@ e2e() {
 	# and in the interop runs) Kerberos: sec=krb5, krb5i and krb5p
 	# mounts with a KDC in the server guest, fio verified, no chunks
 	# under krb5i and krb5p (V2-SEC-11, V2-SEC-13) where sec=krb5 uses
-	# them
-	# The server's NIC is captured (-p: the first 256 octets of every
+	# them; and first (fleet=1, a third guest) a mixed fleet: the stock
+	# client at Version 1 beside ours at Version 2, fio on both at
+	# once, the stock one reconnecting and crashing without disturbing
+	# ours, the server counting each client's connections under its
+	# version.
+	# The server's NICs are captured (-p: the first 256 octets of every
 	# frame) and the server half prints its counters once quiet
 	# (svcstats=1): the Wireshark dissector decodes every Version 2
 	# message in the capture, finds nothing malformed, each kind of
-	# message this run sends, and as many Calls, continued messages,
-	# credit grants and connections as the server counted
-	# (wireshark/check-capture.py).
-	"$q" -g 2 -s ours -c ours -p 256 \
-		-a "$v2,xchar=1,xch=on,rvrsdir=1,brs=simple:simple,hostauth=rr2-e2e-key,devclamp=iwarp,mountopts=nconnect=4,krb5=1,svcstats=1" \
+	# message this run sends, and as many Calls (with client2's
+	# Version 1 ones), continued messages, credit grants and
+	# connections as the server counted (wireshark/check-capture.py).
+	"$q" -g 3 -s ours -c ours -C stock -p 256 \
+		-a "$v2,xchar=1,xch=on,rvrsdir=1,brs=simple:simple,hostauth=rr2-e2e-key,devclamp=iwarp,mountopts=nconnect=4,krb5=1,fleet=1,client2.expect=1,svcstats=1" \
 		-n v2-ours-ours-2g combined || rc=1
 	python3 "$RR2_REPO/tools/testing/wireshark/check-capture.py" \
 		--expect "$v2_kinds" v2-ours-ours-2g || rc=1

@@ -3,22 +3,29 @@
 #
 # Boot Debian's unmodified 6.12 kernel under QEMU (TCG) and run one guest
 # scenario, in one guest or in two joined by a QEMU "stream" netdev over
-# an AF_UNIX socket (nothing leaves the machine).
+# an AF_UNIX socket (nothing leaves the machine), or in three: a second
+# client on a link of its own to the server's second NIC.
 #
-#   run-scenario.sh [-g 1|2] [-c stock|ours] [-s stock|ours] [-a ARGS]
-#                   [-t SECONDS] [-n NAME] [-p OCTETS] [-d] SCENARIO
+#   run-scenario.sh [-g 1|2|3] [-c stock|ours] [-C stock|ours]
+#                   [-s stock|ours] [-a ARGS] [-t SECONDS] [-n NAME]
+#                   [-p OCTETS] [-d] SCENARIO
 #
-#   -g  guests: 1 (nfsd and client together) or 2 (server and client)
+#   -g  guests: 1 (nfsd and client together), 2 (server and client) or
+#       3 (server, client and client2)
 #   -s  transport module in the server guest (and the single guest)
 #   -c  transport module in the client guest
+#   -C  transport module in the client2 guest (-g 3; default stock)
 #   -a  comma-separated words passed to the scenario (rr2.args=)
 #   -t  time limit per run (default 1200 s); with two guests, once one
 #       has stopped (finished, or crashed: a panic stops QEMU at once)
-#       the other gets 120 s more
+#       the other gets 120 s more; with three, the same between server
+#       and client, and client2, which may stop first (its scenario can
+#       crash it on purpose), gets no longer than they do
 #   -n  name used in result lines (default SCENARIO-Ng-SERVER-CLIENT)
 #   -p  capture the server's (or the single guest's) NIC, both
 #       directions, into $RR2_OUT/NAME/server.pcap, the first OCTETS of
-#       each frame (QEMU filter-dump on netdev n0)
+#       each frame (QEMU filter-dump on netdev n0); with -g 3 its second
+#       NIC (client2's link) too, into server2.pcap
 #   -d  one guest booted by systemd from a copy of the cached disk image
 #       (mkroot.sh), again after each power-off, until its scenario has
 #       printed RR2: DONE (at most 4 boots, all within -t)
@@ -34,16 +41,17 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/crash.sh"
 
-guests=1 cmod=stock smod=stock args= limit=1200 name= grace=120 disk=
+guests=1 cmod=stock c2mod=stock smod=stock args= limit=1200 name= grace=120 disk=
 pcap=
 # a run that stops early (rr2_die, set -e) still leaves a FAIL line
 reported=
 trap 'rc=$?; [ "$rc" = 0 ] || [ -n "$reported" ] ||
 	echo "FAIL e2e.${name:-${scenario:-run}}.harness (exit $rc)"' EXIT
-while getopts g:c:s:a:t:n:p:d o; do
+while getopts g:c:C:s:a:t:n:p:d o; do
 	case $o in
 	g) guests=$OPTARG ;;
 	c) cmod=$OPTARG ;;
+	C) c2mod=$OPTARG ;;
 	s) smod=$OPTARG ;;
 	a) args=$OPTARG ;;
 	t) limit=$OPTARG ;;
@@ -54,6 +62,7 @@ while getopts g:c:s:a:t:n:p:d o; do
 	esac
 done
 shift $((OPTIND - 1))
+case $guests in 1|2|3) ;; *) rr2_die "-g: 1, 2 or 3 guests" ;; esac
 scenario=${1:?scenario name}
 [ -f "$(dirname "$0")/scenarios/$scenario.sh" ] || rr2_die "no scenario $scenario"
 [ -z "$pcap" ] || [ "$pcap" -ge 64 ] 2>/dev/null ||
@@ -67,6 +76,7 @@ fi
 if [ -z "$name" ]; then
 	name=$scenario-${guests}g-$smod
 	[ "$guests" = 1 ] || name=$name-$cmod
+	[ "$guests" != 3 ] || name=$name-$c2mod
 fi
 [ -f "$RR2_GUEST/base.cpio" ] || rr2_die "no guest image: run tools/testing/setup.sh"
 
@@ -116,7 +126,8 @@ case ",$args," in
 		rr2_die "dev=siw: no siw.ko for $kver: run tools/testing/setup.sh"
 	cp "$RR2_CACHE/siw/$kver/siw.ko" "$run/overlay/rr2/" ;;
 esac
-if [ "$cmod" = ours ] || [ "$smod" = ours ]; then
+if [ "$cmod" = ours ] || [ "$smod" = ours ] ||
+   { [ "$guests" = 3 ] && [ "$c2mod" = ours ]; }; then
 	ko=$RR2_REPO/rpcrdma2.ko
 	[ -f "$ko" ] || rr2_die "rpcrdma2.ko not built (make)"
 	modinfo -F vermagic "$ko" | grep -q "^$kver " ||
@@ -140,9 +151,12 @@ cmdline() {
 qemu() {
 	local role=$1 mod=$2 mac=$3
 	shift 3
-	if [ -n "$pcap" ] && [ "$role" != client ]; then
+	if [ -n "$pcap" ] && { [ "$role" = server ] || [ "$role" = single ]; }; then
 		set -- "$@" -object \
 			"filter-dump,id=pcap0,netdev=n0,file=$run/server.pcap,maxlen=$pcap"
+		# -g 3: client2's link, the server's second NIC, too
+		[ "$guests" != 3 ] || set -- "$@" -object \
+			"filter-dump,id=pcap1,netdev=n1,file=$run/server2.pcap,maxlen=$pcap"
 	fi
 	timeout --kill-after=10 "$limit" qemu-system-x86_64 \
 		-accel tcg -cpu max -smp 2 -m "$mem" \
@@ -199,15 +213,28 @@ run_guests() {
 		roles=single
 	else
 		mem=5G
-		sock=$run/link.sock
-		rm -f "$sock"	# a first boot's, when booting again
-		qemu server "$smod" 52:54:00:72:32:01 \
+		sock=$run/link.sock sock2=$run/link2.sock
+		rm -f "$sock" "$sock2"	# a first boot's, when booting again
+		# -g 3: the server's second NIC, client2's link (PCI slot 16,
+		# after the first NIC's, so eth0 stays the first)
+		nic2=()
+		[ "$guests" != 3 ] || nic2=(
+			-netdev "stream,id=n1,server=on,addr.type=unix,addr.path=$sock2"
+			-device "virtio-net-pci,netdev=n1,mac=52:54:00:72:32:11,addr=0x10,romfile=")
+		qemu server "$smod" 52:54:00:72:32:01 "${nic2[@]}" \
 			-netdev "stream,id=n0,server=on,addr.type=unix,addr.path=$sock"
 		spid=$!
 		for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
 		qemu client "$cmod" 52:54:00:72:32:02 \
 			-netdev "stream,id=n0,server=off,addr.type=unix,addr.path=$sock"
 		cpid=$!
+		c2pid=
+		if [ "$guests" = 3 ]; then
+			for _ in $(seq 100); do [ -S "$sock2" ] && break; sleep 0.1; done
+			mem=2G	qemu client2 "$c2mod" 52:54:00:72:32:12 \
+				-netdev "stream,id=n0,server=off,addr.type=unix,addr.path=$sock2"
+			c2pid=$!
+		fi
 		# A crashed client would leave the server waiting for it, and a
 		# crashed server the client's hard mount: once either guest has
 		# stopped, the other gets "grace" seconds to finish.
@@ -219,11 +246,15 @@ run_guests() {
 		# seen from outside (first_run_results)
 		cut_server=$(stat -c %s "$run/server.console" 2>/dev/null || echo 0)
 		cut_client=$(stat -c %s "$run/client.console" 2>/dev/null || echo 0)
+		[ -z "$c2pid" ] ||
+			cut_client2=$(stat -c %s "$run/client2.console" 2>/dev/null || echo 0)
 		for _ in $(seq "$grace"); do
-			kill -0 $cpid 2>/dev/null || kill -0 $spid 2>/dev/null || break
+			kill -0 $cpid 2>/dev/null || kill -0 $spid 2>/dev/null ||
+				{ [ -n "$c2pid" ] && kill -0 "$c2pid" 2>/dev/null; } ||
+				break
 			sleep 1
 		done
-		for p in $cpid $spid; do
+		for p in $cpid $spid $c2pid; do
 			if kill -0 "$p" 2>/dev/null; then
 				rr2_log "$name: stopping a guest still running ${grace} s after the other"
 				kill "$p" 2>/dev/null || true
@@ -232,6 +263,10 @@ run_guests() {
 		wait $cpid || true
 		wait $spid || true
 		roles="server client"
+		if [ -n "$c2pid" ]; then
+			wait "$c2pid" || true
+			roles="$roles client2"
+		fi
 	fi
 }
 
@@ -286,13 +321,15 @@ first_run_results() {
 }
 
 start=$(date +%s)
-cut_server= cut_client= first=
+cut_server= cut_client= cut_client2= first=
 run_guests
 if [ "$(crash_verdicts)" = retry ]; then
 	# once: the crash is kept beside the new run's consoles
 	why=
 	[ ! -f "$run/server.pcap" ] ||
 		mv "$run/server.pcap" "$run/server.retried-crash.pcap"
+	[ ! -f "$run/server2.pcap" ] ||
+		mv "$run/server2.pcap" "$run/server2.retried-crash.pcap"
 	for role in $roles; do
 		mv "$run/$role.console" "$run/$role.retried-crash.console"
 		sig=$(crash_signature "$run/$role.retried-crash.console")
@@ -308,7 +345,7 @@ if [ "$(crash_verdicts)" = retry ]; then
 	first=$(first_run_results)
 	[ -z "$first" ] || printf '%s\n' "$first"
 	start=$(date +%s)
-	cut_server= cut_client=
+	cut_server= cut_client= cut_client2=
 	run_guests
 fi
 rr2_log "$name: guests ran for $(( $(date +%s) - start )) s"

@@ -32,6 +32,7 @@ lines give each figure and how long tshark took.
 import argparse
 import os
 import re
+import struct
 import subprocess
 import sys
 import time
@@ -40,7 +41,7 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..",
                                     ".."))
 OUT = os.path.join(os.environ.get("RPCRDMA2_CACHE", "/var/cache/rpcrdma2"),
                    "out")
-SERVER = {"10.111.0.1", "fd00:111::1"}
+SERVER = {"10.111.0.1", "fd00:111::1", "10.112.0.1", "fd00:112::1"}
 FIELDS = ["frame.number", "ip.src", "ipv6.src", "infiniband.bth.opcode",
           "udp.payload", "rpcrdma2.htype", "rpcrdma2.xid", "rpcrdma2.flags",
           "rpcrdma2.cont.seq", "rpcrdma2.credit_grant",
@@ -130,6 +131,48 @@ def v2_send_start(opcode, payload_hex):
     raw = bytes.fromhex(payload_hex.replace(":", ""))
     off = 12 + SEND_START[opcode]       # BTH, then ImmDt or IETH
     return len(raw) >= off + 8 and raw[off + 4:off + 8] == b"\0\0\0\2"
+
+
+def v1_call(opcode, payload_hex):
+    """from the octets alone: an RC Send First/Only carrying a Version 1
+    Call (RDMA_NOMSG, or RDMA_MSG with a chunk or an RPC CALL inline)"""
+    if opcode not in SEND_START:
+        return False
+    raw = bytes.fromhex(payload_hex.replace(":", ""))
+    h = raw[12 + SEND_START[opcode]:]
+    if len(h) < 16:
+        return False
+    xid, vers, _, proc = struct.unpack(">4I", h[:16])
+    if vers != 1 or xid == 0:
+        return False
+    if proc == 1:                       # RDMA_NOMSG: a Call's body read
+        return True
+    if proc != 0 or len(h) < 36:
+        return False
+    # a Read list, a Write list or a Reply chunk: only Calls have them
+    if any(struct.unpack(">3I", h[16:28])):
+        return True
+    return struct.unpack(">I", h[32:36])[0] == 0        # msg_type CALL
+
+
+def v1_calls(pcap):
+    """Version 1 Calls in @pcap (client2's link), each Send once"""
+    cmd = ["tshark", "-n", "-r", pcap, "-Y", "infiniband.bth.opcode in "
+           "{%s}" % ",".join(str(op) for op in sorted(SEND_START)),
+           "-T", "fields", "-E", "separator=/t", "-e", "ip.src",
+           "-e", "infiniband.bth.destqp", "-e", "infiniband.bth.psn",
+           "-e", "infiniband.bth.opcode", "-e", "udp.payload"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        return None
+    seen = set()
+    for line in r.stdout.splitlines():
+        src, qp, psn, op, payload = (line.split("\t") + [""] * 5)[:5]
+        if src in SERVER or not op or not payload or \
+           not v1_call(int(op), payload):
+            continue
+        seen.add((src, qp, psn))
+    return len(seen)
 
 
 def main():
@@ -249,8 +292,19 @@ def main():
     if stats is None:
         result(False, "counters", "no svcstats line in " + console)
         return 1
+    # a three-guest run: client2 (Version 1, the server's second NIC,
+    # server2.pcap) sends Calls the server counts too
+    pcap2 = os.path.join(run, "server2.pcap")
+    v1 = 0
+    if os.path.isfile(pcap2):
+        v1 = v1_calls(pcap2)
+        result(v1 is not None, "tshark2", "tshark failed on " + pcap2)
+        print("INFO capture %s: %s Version 1 Calls on the second link" %
+              (args.name, v1), file=sys.stderr)
     for counter, what, test in COUNTERS:
         n = sum(1 for m in msgs if test(m))
+        if counter == "rdma_stat_recv":
+            n += v1 or 0
         print("INFO capture %s: %s %d, counter %s %s" %
               (args.name, what, n, counter, stats.get(counter)),
               file=sys.stderr)

@@ -6,11 +6,20 @@
 
 RR2_SERVER_IP=10.111.0.1
 RR2_CLIENT_IP=10.111.0.2
+# A three-guest run's second client (role client2) has its own link to
+# the server's second NIC: 10.112.0.2 to 10.112.0.1.
+RR2_SERVER2_IP=10.112.0.1
+RR2_CLIENT2_RE='(10\.112\.0\.2|fd00:112::2)'
+if [ "${RR2_ROLE:-}" = client2 ]; then
+	RR2_SERVER_IP=$RR2_SERVER2_IP
+	RR2_CLIENT_IP=10.112.0.2
+fi
 RR2_PORT=20049
 RR2_MOUNTOPTS=
 # rr2.args ipv6=1: the NFS over RDMA mounts go to the server's IPv6
 # address (netid rdma6); the NFSv3/TCP control mount stays on IPv4.
-# Every guest has both addresses: fd00:111::N beside 10.111.0.N.
+# Every guest has both addresses: fd00:111::N beside 10.111.0.N (and
+# fd00:112::N beside 10.112.0.N).
 RR2_IPV6=0
 # the RDMA device: rxe0 (RoCE), or siw0 (iWARP) with rr2.args dev=siw
 RR2_IBDEV=rxe0
@@ -164,9 +173,10 @@ rr2_start_nfsd() {
 	[ -z "$1" ] || grep -q "rdma $1" /proc/fs/nfsd/portlist
 }
 
-# rr2_ip6 10.111.0.N: the guest's IPv6 address, fd00:111::N
+# rr2_ip6 10.S.0.N: the guest's IPv6 address, fd00:S::N
 rr2_ip6() {
-	echo "fd00:111::${1##*.}"
+	local s=${1#*.}
+	echo "fd00:${s%%.*}::${1##*.}"
 }
 
 # The netid of the NFS over RDMA mounts: rdma6 with ipv6=1, else rdma.
@@ -206,10 +216,27 @@ rr2_mount_rdma2() {
 		}' /proc/self/mountstats
 }
 
+# The server's second NIC, in a three-guest run (MAC 52:54:00:72:32:11,
+# run-scenario.sh): rxe1 on it, with the server's address on client2's
+# link.
+rr2_setup_rdma2() {
+	local n
+	n=$(grep -lx 52:54:00:72:32:11 /sys/class/net/*/address) || return 1
+	n=$(basename "$(dirname "$n")")
+	ip link set "$n" up || return 1
+	ip addr add "$RR2_SERVER2_IP/24" dev "$n" || return 1
+	ip -6 addr add "$(rr2_ip6 "$RR2_SERVER2_IP")/64" dev "$n" nodad || return 1
+	rdma link add rxe1 type rxe netdev "$n" || return 1
+	RR2_IBDEV=rxe1 rr2_rxe_active
+}
+
 # The server side of a two-guest scenario: rxe, the transport, nfsd on
 # rdma, and one export directory per NFS version the client uses.
 rr2_server_setup() {
 	rr2_check setup.rdma rr2_setup_rdma "$RR2_SERVER_IP" || return 1
+	if grep -qx 52:54:00:72:32:11 /sys/class/net/*/address; then
+		rr2_check setup.rdma2 rr2_setup_rdma2 || return 1
+	fi
 	rr2_check setup.transport rr2_load_transport || return 1
 	rr2_check setup.nfsd rr2_start_nfsd "$RR2_PORT" || return 1
 	mkdir -p /export/v3 /export/v4.2
@@ -304,15 +331,23 @@ rr2_settled_versions() {
 	esac
 	case $RR2_ROLE in
 	single|server)
-		rr2_settled_check server server.expect 'rpcrdma2: client .* settled RPC-over-RDMA version [0-9]*,' ;;
+		rr2_settled_check server server.expect 'rpcrdma2: client .* settled RPC-over-RDMA version [0-9]*,' "$RR2_CLIENT2_RE" ;;
 	esac
+	# a three-guest run's second client (role client2), by its
+	# addresses: client2.expect=N
+	[ "$RR2_ROLE" != server ] ||
+		! dmesg | grep -qE "rpcrdma2: client $RR2_CLIENT2_RE settled" ||
+		rr2_settled_check client2 client2.expect "rpcrdma2: client $RR2_CLIENT2_RE settled RPC-over-RDMA version [0-9]*,"
 }
 
-# rr2_settled_check HALF ARG LINE-RE
+# rr2_settled_check HALF ARG LINE-RE [OTHERS-RE]: the lines matching
+# LINE-RE, less those of the clients OTHERS-RE names
 rr2_settled_check() {
 	local half=$1 want lines
 	want=$(rr2_arg "$2" "")
 	lines=$(dmesg | grep -oE "$3")
+	[ -z "${4:-}" ] ||
+		lines=$(printf '%s\n' "$lines" | grep -vE "rpcrdma2: client $4 ")
 	if [ -z "$lines" ]; then
 		# a proto=rdma mount was made here, so this half connected
 		# (a single guest's, or the client's) and must have said so
