@@ -86,21 +86,25 @@ rr2_mount_xprts() {
 # rr2_spread DIR N: the mount at DIR has N connections, every one of
 # them carried Calls (the "sends" column, the sixth number of a stock
 # rdma xprt line), and with rpcrdma2 as the client each settled the
-# version rr2.args expect=N names
+# version rr2.args expect=N names (its debugfs file, "vers")
 rr2_spread() {
 	local dir=$1 n=$2 want
 	want=$(rr2_arg expect "")
 	rr2_mount_xprts "$dir" > /tmp/xprts
-	echo "connections $(wc -l < /tmp/xprts); sends and version of each:" \
-		"$(awk '{ for (i = 1; i < NF; i++) if ($i == "rpcrdma2") break
-			printf "%s/v%s ", $8, $(i + 2) }' /tmp/xprts)"
+	rr2_mount_rdma2_all "$dir" > /tmp/xprts-rdma2
+	echo "connections $(wc -l < /tmp/xprts); sends of each:" \
+		"$(awk '{ printf "%s ", $8 }' /tmp/xprts)versions:" \
+		"$(awk '{ for (i = 1; i < NF; i++) if ($i == "vers")
+			printf "v%s ", $(i + 1) }' /tmp/xprts-rdma2)"
 	[ "$(wc -l < /tmp/xprts)" = "$n" ] || return 1
 	awk '$2 != "rdma" || $8 == 0 { bad = 1 } END { exit bad }' /tmp/xprts ||
 		return 1
-	[ -z "$want" ] || [ "$RR2_MOD" != ours ] ||
-		awk -v w="$want" '{ for (i = 1; i < NF; i++) if ($i == "rpcrdma2") break
-			if ($(i + 1) != "vers" || $(i + 2) != w) bad = 1 }
-			END { exit bad }' /tmp/xprts
+	[ -z "$want" ] || [ "$RR2_MOD" != ours ] || {
+		[ "$(wc -l < /tmp/xprts-rdma2)" = "$n" ] &&
+		awk -v w="$want" '{ v = ""
+			for (i = 1; i < NF; i++) if ($i == "vers") v = $(i + 1)
+			if (v != w) bad = 1 } END { exit bad }' /tmp/xprts-rdma2
+	}
 }
 
 # rr2_on_ipv6 DIR: the mount went over netid rdma6 to the server's IPv6
@@ -186,12 +190,6 @@ rr2_hostauth_seen() {
 		[ "$(cat /proc/sys/sunrpc/svc_rdma/rpcrdma2_hostauth)" -ge 1 ]
 }
 
-# rr2_mount_field DIR NAME: a counter of the rpcrdma2 mountstats fields
-rr2_mount_field() {
-	rr2_mount_rdma2 "$1" | awk -v n="$2" '{ for (i = 1; i < NF; i++)
-		if ($i == n) print $(i + 1) }'
-}
-
 # One guest, rpcrdma2 as the client: a delegation that a write on the
 # server's own file system recalls reaches the client as a reverse
 # Call (CB_RECALL) on the mount's connection, at the settled level
@@ -273,7 +271,9 @@ rr2_knobs_set() {
 # The mount at $1 uses the values rr2_client_knobs wrote: its credits
 # follow rdma_slot_table_entries, as the stock client's do.
 rr2_knobs_applied() {
-	rr2_mount_rdma2 "$1" | grep -q ' inline 2048/2048 credits 100 slots 100 '
+	[ "$(rr2_mount_field "$1" inline)" = 2048/2048 ] &&
+		[ "$(rr2_mount_field "$1" credits)" = 100 ] &&
+		[ "$(rr2_mount_field "$1" slots)" = 100 ]
 }
 
 # /proc/sys/sunrpc/rdma_*: a mount made after a write uses the values.
@@ -294,15 +294,15 @@ rr2_client_knobs() {
 	rr2_check knobs.reset rr2_knobs_set 128 8192 8192
 }
 
-# With rpcrdma2 as the client, the version it settled on shows in
-# mountstats; rr2.args=rdmavers=N says which one to expect.
+# With rpcrdma2 as the client, the version it settled on shows in its
+# debugfs file; rr2.args=rdmavers=N says which one to expect.
 rr2_check_rdma_version() {
 	local dir=$1 vers=$2 want
 	want=$(rr2_arg expect "")
 	[ -n "$want" ] || return 0
 	rr2_info "v$vers rpcrdma2: $(rr2_mount_rdma2 "$dir")"
 	rr2_check "rdma-version.v$vers.is-$want" \
-		test "$(rr2_mount_rdma2 "$dir" | awk '{ print $2 }')" = "$want"
+		test "$(rr2_mount_field "$dir" vers)" = "$want"
 	# Version 2 at both ends: the reverse-direction levels each end
 	# advertised, CONT by default (V2-RDIR-10, V2-RDIR-12); rr2.args
 	# brs=LEVEL:PEER_LEVEL says otherwise (with rvrsdir=N)
