@@ -18,15 +18,22 @@
  * stock module still loaded is reported as the class conflict, not as a
  * duplicate sysctl.
  *
+ * The module's debugfs directory, /sys/kernel/debug/rpcrdma2, is made
+ * here, before the halves register, and handed down: the server half
+ * puts one entry per connection under "server" (net/server/debugfs.c).
+ * It goes after both halves are unregistered.  The client's view is a
+ * file in sunrpc's own per-transport directory (net/client/stats.c).
+ *
  * The module's ib_client (net/shared/dev.c) is registered first and
  * unregistered last: both halves' endpoints are users of their devices.
  * Each rpc_xprt and each svc_xprt holds a reference on the module, so
  * it cannot be unloaded while a mount or an nfsd listener uses it.
  *
  * Called by: the module loader.  Calls: net/client, net/server,
- * net/shared/dev.c, net/shared/params.c.
+ * net/shared/dev.c, net/shared/params.c, net/server/debugfs.c.
  */
 
+#include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/err.h>
@@ -42,6 +49,7 @@
 #include <trace/events/rpcrdma2.h>
 
 static struct ctl_table_header *rpcrdma2_svc_sysctl_hdr;
+static struct dentry *rpcrdma2_debugfs;
 static struct ctl_table_header *rpcrdma2_clnt_sysctl_hdr;
 
 static int __init rpcrdma2_init(void)
@@ -55,6 +63,9 @@ static int __init rpcrdma2_init(void)
 		       ERR_PTR(ret));
 		return ret;
 	}
+	/* before the server half: its connections go in it */
+	rpcrdma2_debugfs = debugfs_create_dir("rpcrdma2", NULL);
+	rpcrdma2_svc_debugfs_init(rpcrdma2_debugfs);
 	ret = rpcrdma2_clnt_register();
 	if (ret)
 		goto out_conflict;
@@ -82,6 +93,7 @@ static int __init rpcrdma2_init(void)
 out_sysctl:
 	rpcrdma2_svc_unregister();
 	rpcrdma2_clnt_unregister();
+	debugfs_remove(rpcrdma2_debugfs);
 	rpcrdma2_dev_unregister();
 	pr_err("rpcrdma2: cannot create its files in /proc/sys/sunrpc (out of memory, or another module owns them: check that rpcrdma is not loaded); the module is not loaded\n");
 	return -ENOMEM;
@@ -92,6 +104,7 @@ out_conflict:
 	else
 		pr_err("rpcrdma2: cannot register with sunrpc (%pe); the module is not loaded: report this with the kernel log\n",
 		       ERR_PTR(ret));
+	debugfs_remove(rpcrdma2_debugfs);
 	rpcrdma2_dev_unregister();
 	return ret;
 }
@@ -102,6 +115,7 @@ static void __exit rpcrdma2_exit(void)
 	unregister_sysctl_table(rpcrdma2_svc_sysctl_hdr);
 	rpcrdma2_svc_unregister();
 	rpcrdma2_clnt_unregister();
+	debugfs_remove(rpcrdma2_debugfs);	/* no connection is left */
 	rpcrdma2_dev_unregister();
 }
 

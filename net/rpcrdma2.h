@@ -74,6 +74,10 @@ void rpcrdma2_clnt_unregister(void);
 int rpcrdma2_svc_register(void);
 void rpcrdma2_svc_unregister(void);
 
+/* net/server/debugfs.c: the server's directory under the module's */
+struct dentry;
+void rpcrdma2_svc_debugfs_init(struct dentry *root);
+
 /* net/server/stats.c: /proc/sys/sunrpc/svc_rdma, the module core registers */
 extern struct ctl_table rpcrdma2_svc_sysctl[];
 extern const size_t rpcrdma2_svc_sysctl_size;

@@ -4,7 +4,8 @@
  * files share.
  *
  *   transport.c    the xprt class and ops, connect worker, teardown,
- *                  the Send path and mountstats
+ *                  the Send path
+ *   stats.c        the mountstats line and the per-transport debugfs file
  *   reply.c        the receive path: completions, decoding, reassembly,
  *                  the Reply rebuilt around its chunks
  *   marshal.c      the per-RPC choice of inline, continuation or chunks,
@@ -112,7 +113,7 @@ struct rr2c_stats {
 	u64	aborted_seqs;		/* Calls abandoned mid-sequence */
 	u64	errors_sent;		/* RDMA2_ERRORs we answered with */
 
-	/* chunks (mountstats: the stock columns, then rpcrdma2's own) */
+	/* chunks (mountstats' stock columns and the debugfs file) */
 	u64	read_chunks;		/* Calls with a Read chunk */
 	u64	write_chunks;		/* Calls with a Write chunk */
 	u64	reply_chunks;		/* Calls with a Reply chunk */
@@ -120,11 +121,14 @@ struct rr2c_stats {
 	u64	rdma_call_octets;	/* registered for the server to read */
 	u64	rdma_reply_octets;	/* the server wrote into Write/Reply chunks */
 	u64	fixup_octets;		/* Reply octets copied around a chunk */
+	u64	pullup_octets;		/* Call octets past the head copied into Sends */
 	u64	bad_chunks;		/* Replies with an impossible chunk */
 	u64	mrs_registered;
 	u64	mrs_remote_inv;		/* invalidated by Send With Invalidate */
 	u64	mrs_local_inv;		/* invalidated by LOCAL_INV */
 	u64	mrs_recovered;		/* quarantined after a failed WR */
+	u64	mrs_allocated;		/* MRs ever made, all connections */
+	u64	mrs_orphaned;		/* deregistered still mapped or registered */
 	u64	mr_waits;		/* Calls waited for a free MR */
 	u64	stage_busy;		/* Replies dropped: stage in use */
 	u64	mapped_writes;		/* RPCRDMA2_DEBUG_DMA: see reply.c */
@@ -257,7 +261,7 @@ static inline struct rr2c_req *rr2c_req(struct rpc_rqst *rq)
 	return container_of(rq, struct rr2c_req, rq);
 }
 
-/* Why a transport offers less than rdmavers (mountstats, the log). */
+/* Why a transport offers less than rdmavers (debugfs, the log). */
 enum rr2c_fallback {
 	RR2C_FB_NONE,
 	RR2C_FB_LOST,		/* V2-FRAME-19: retried later */
@@ -275,6 +279,7 @@ struct rr2c {
 	enum rr2c_fallback	fallback;
 	u32			nr_slots;	/* rr2c_req in reqs */
 	bool			ever_failed;
+	bool			dbg_added;	/* rr2c_debugfs_add() ran */
 
 	/* one connection: valid while the transport is connected */
 	struct rdma_cm_id	*id;
@@ -395,6 +400,10 @@ void rr2c_frwr_unmap_sync(struct rr2c *r, struct rr2c_req *req);
 bool rr2c_frwr_owns(struct rr2c *r, struct rr2c_req *req, u32 handle);
 bool rr2c_frwr_maps(struct rr2c *r, struct rr2c_req *req,
 		    const struct xdr_buf *xb, u32 off, u32 len);
+
+/* stats.c */
+void rr2c_op_print_stats(struct rpc_xprt *xprt, struct seq_file *seq);
+void rr2c_debugfs_add(struct rr2c *r);
 
 /* sysctl.c */
 u32 rr2c_knob_slots(void);

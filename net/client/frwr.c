@@ -245,6 +245,7 @@ static u32 rr2c_frwr_add(struct rr2c *r, u32 n)
 		list_splice_tail_init(&new, &f->all);
 		f->nr += added;
 		f->nfree += added;
+		r->stats.mrs_allocated += added;
 	}
 	spin_unlock(&f->lock);
 	list_for_each_entry_safe(mr, tmp, &new, all)
@@ -387,6 +388,9 @@ void rr2c_frwr_destroy(struct rr2c *r)
 
 	spin_lock(&f->lock);
 	list_for_each_entry(mr, &f->all, all) {
+		/* mountstats' mrs_orphaned: released without invalidation */
+		if (mr->state != RR2C_MR_FREE && mr->state != RR2C_MR_BAD)
+			r->stats.mrs_orphaned++;
 		list_del_init(&mr->node);
 		mr->req = NULL;
 		if (mr->nents)

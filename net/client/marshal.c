@@ -394,8 +394,29 @@ static int rr2c_marshal_encode(struct rr2c *r, struct rr2c_req *req,
 static const char *const rr2c_call_ck_name[] = { "none", "read", "pzrc" };
 static const char *const rr2c_reply_ck_name[] = { "none", "write", "reply" };
 
+/*
+ * Octets of @req's Call beyond its head that rr2c_marshal_encode()
+ * copied into the Send buffer (mountstats' pullup_copy_count).
+ */
+static u32 rr2c_marshal_pullup(const struct rr2c_req *req)
+{
+	const struct xdr_buf *snd = &req->rq.rq_snd_buf;
+	u32 hl = snd->head[0].iov_len, tail_off;
+
+	switch (req->call_ck) {
+	case RR2C_CALL_PZRC:
+		return 0;
+	case RR2C_CALL_READ:
+		tail_off = hl + snd->page_len + xdr_pad_size(snd->page_len);
+		return snd->len > tail_off ? snd->len - tail_off : 0;
+	default:
+		return snd->len > hl ? snd->len - hl : 0;
+	}
+}
+
 static void rr2c_marshal_count(struct rr2c *r, struct rr2c_req *req)
 {
+	r->stats.pullup_octets += rr2c_marshal_pullup(req);
 	if (req->call_ck == RR2C_CALL_READ)
 		r->stats.read_chunks++;
 	if (req->call_ck == RR2C_CALL_PZRC)

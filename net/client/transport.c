@@ -28,6 +28,8 @@
  * transmit resumes the same request where it stopped; the transmit
  * queue guarantees nothing else is sent in between (E-31).
  *
+ * Statistics (mountstats and the per-transport debugfs file): stats.c.
+ *
  * Receiving: reply.c.  Forward slots are struct rr2c_req, allocated
  * with the transport and handed out by rr2c_op_alloc_slot(); their MRs
  * are invalidated before their buffers are freed (->buf_free,
@@ -294,21 +296,6 @@ VISIBLE_IF_KUNIT u32 rr2c_offer_vers(const struct rr2c *r, u32 max_vers)
 	if (r->v2_lost && time_before(jiffies, r->v2_retry))
 		return min_t(u32, max_vers, RPCRDMA2_VERS_1);
 	return max_vers;
-}
-
-/* mountstats: the fallback the transport is on */
-static const char *rr2c_fallback_name(enum rr2c_fallback fb)
-{
-	switch (fb) {
-	case RR2C_FB_LOST:
-		return "lost";
-	case RR2C_FB_SERVER:
-		return "server";
-	case RR2C_FB_NO_VERS:
-		return "noversion";
-	default:
-		return "none";
-	}
 }
 
 static int rr2c_settle(struct rr2c *r)
@@ -602,6 +589,7 @@ static void rr2c_connect_worker(struct work_struct *work)
 	int ret;
 
 	/* a swap device's transport must connect under memory pressure */
+	rr2c_debugfs_add(r);
 	if (swapper)
 		noreclaim = memalloc_noreclaim_save();
 	rr2c_teardown(r);
@@ -902,6 +890,10 @@ static int rr2c_tx_begin(struct rr2c *r, struct rpc_rqst *req)
 		return rr2c_too_big(r, req, -EMSGSIZE);
 	if (nmsgs > 1)
 		r->stats.cont_msgs++;
+	/* mountstats' pullup_copy_count: what follows the head is copied */
+	r->stats.pullup_octets += rpcrdma2_tx_len(&r->tx) -
+				  min_t(u32, rpcrdma2_tx_len(&r->tx),
+					req->rq_snd_buf.head[0].iov_len);
 	r->tx_nmsgs = nmsgs;	/* the window opens with the first Send */
 	r->tx_req = req;
 	r->tx_xid = req->rq_xid;
@@ -1197,71 +1189,6 @@ static void rr2c_op_set_connect_timeout(struct rpc_xprt *xprt,
 	if (reconnect_timeout < xprt->max_reconnect_timeout)
 		xprt->max_reconnect_timeout = reconnect_timeout;
 	spin_unlock(&xprt->transport_lock);
-}
-
-/*
- * /proc/self/mountstats: "xprt: rdma" and the 27 counters mountstats(8)
- * and nfsiostat(8) read for it, in their order: the generic ten; Read,
- * Write and Reply chunks, RDMA octets Call-side and Reply-side, pull-up
- * (none: rpcrdma2 copies every inline Call), fix-up octets, hardway
- * registrations (none), marshaling failures, bad Replies, Special
- * Format Calls; MRs recycled (recovered after a failure), orphaned
- * (none), allocated, local invalidations, empty Send queue (none),
- * Send waits.  Then rpcrdma2's own as name/value pairs after the word
- * "rpcrdma2", which those tools ignore.
- */
-static void rr2c_op_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
-{
-	struct rr2c *r = rr2c(xprt);
-	struct rr2c_stats *st = &r->stats;
-	long idle = 0;
-
-	if (xprt_connected(xprt))
-		idle = (long)(jiffies - xprt->last_used) / HZ;
-	seq_printf(seq, "\txprt:\trdma %u %lu %lu %lu %ld %lu %lu %lu %llu %llu ",
-		   0, xprt->stat.bind_count, xprt->stat.connect_count,
-		   xprt->stat.connect_time / HZ, idle, xprt->stat.sends,
-		   xprt->stat.recvs, xprt->stat.bad_xids, xprt->stat.req_u,
-		   xprt->stat.bklog_u);
-	seq_printf(seq, "%llu %llu %llu %llu %llu 0 %llu 0 ",
-		   st->read_chunks, st->write_chunks, st->reply_chunks,
-		   st->rdma_call_octets, st->rdma_reply_octets,
-		   st->fixup_octets);
-	seq_printf(seq, "%llu %llu %llu %llu 0 %u %llu 0 %llu ",
-		   st->too_big, st->bad_hdrs + st->errors + st->bad_chunks,
-		   st->nomsg_calls, st->mrs_recovered, READ_ONCE(r->frwr.nr),
-		   st->mrs_local_inv, st->write_waits);
-	seq_printf(seq, "rpcrdma2 vers %u inline %u/%u credits %u slots %u sends %llu continued %llu recvs %llu grants %llu errors %llu bad_hdrs %llu bad_xids %llu hellos %llu bc_calls %llu bc_dropped %llu aborted %llu errors_sent %llu ",
-		   r->conn.vers, r->conn.send_inline, r->conn.recv_inline,
-		   r->credits, r->nr_slots, st->sends, st->cont_msgs,
-		   st->recvs, st->grants, st->errors,
-		   st->bad_hdrs, st->bad_xids, st->hellos, st->bc_calls,
-		   st->bc_dropped, st->aborted_seqs, st->errors_sent);
-	seq_printf(seq, "mrs_registered %llu mrs_remote_inv %llu mrs_local_inv %llu mrs_recovered %llu mrs_free %u mr_waits %llu bad_chunks %llu mrs_peak %u mrs_cap %u ",
-		   st->mrs_registered, st->mrs_remote_inv, st->mrs_local_inv,
-		   st->mrs_recovered, READ_ONCE(r->frwr.nfree), st->mr_waits,
-		   st->bad_chunks, READ_ONCE(r->frwr.peak),
-		   READ_ONCE(r->frwr.cap));
-	/* the seed 004 exchange on this connection (xchar=1) */
-	seq_printf(seq, "xch %s xch_sent %u xch_received %u ",
-		   r->conn.xch.on ? "on" : r->conn.xch.refused ? "refused" :
-		   "off", r->conn.xch.sent, r->conn.xch.received);
-	/*
-	 * Reverse direction: the level this end takes reverse Calls at
-	 * and the one the server takes reverse Replies at (BRS, E-18);
-	 * Version 1 has RFC 8167's, inline only
-	 */
-	if (r->conn.vers == RPCRDMA2_VERS_2)
-		seq_printf(seq, "brs %s peer_brs %s ",
-			   rpcrdma2_rvrsdir_name(r->local.brs),
-			   rpcrdma2_rvrsdir_name(r->conn.peer_props.brs));
-	else
-		seq_puts(seq, "brs rfc8167 peer_brs rfc8167 ");
-	/* octets of HOSTAUTH the server sent (V2-PROP-09), 0 for none */
-	seq_printf(seq, "hostauth %u ", r->conn.peer_hostauth_len);
-	/* why this transport offers less than rdmavers (V2-FRAME-19) */
-	seq_printf(seq, "fallback %s v2_lost %u\n",
-		   rr2c_fallback_name(r->fallback), r->v2_lost);
 }
 
 static const struct rpc_timeout rr2c_timeout = {

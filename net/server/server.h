@@ -12,6 +12,7 @@
  *   rw.c           RDMA Read and Write through the kernel's rdma_rw API
  *   backchannel.c  reverse-direction RPC (NFSv4.1+ callbacks)
  *   stats.c        the sysctl knobs and the counters
+ *   debugfs.c      the per-connection view in debugfs
  */
 #ifndef RPCRDMA2_SERVER_H
 #define RPCRDMA2_SERVER_H
@@ -204,6 +205,8 @@ struct rr2s_conn {
 	u64			reply_chunks;	/* Replies in a Reply chunk */
 	u64			rdma_octets;	/* moved by RDMA Read and Write */
 	u64			inv_sends;	/* Send With Invalidate */
+
+	struct dentry		*dbg;		/* debugfs.c */
 };
 
 static inline struct rr2s_conn *rr2s_conn(struct svc_xprt *xprt)
@@ -344,6 +347,10 @@ u32 rr2s_test_parked(void);
 void rr2s_test_set_port_down(bool down);
 void rr2s_test_fail_sends(int n);
 #endif
+
+/* debugfs.c */
+void rr2s_debugfs_add(struct rr2s_conn *c);
+void rr2s_debugfs_del(struct rr2s_conn *c);
 
 /* backchannel.c */
 int rr2s_bc_register(void);

@@ -444,6 +444,7 @@ static void rr2s_conn_free(struct rr2s_conn *c)
 {
 	struct rr2s_msg *m, *tmp;
 
+	rr2s_debugfs_del(c);	/* first: waits for a read of it */
 	list_for_each_entry_safe(m, tmp, &c->ready, list) {
 		list_del(&m->list);
 		if (m->rv) {		/* a Receive slot: the ep frees it */
@@ -628,6 +629,7 @@ static struct svc_xprt *rr2s_accept(struct svc_xprt *lxprt)
 		return NULL;
 	}
 	rr2s_stat_inc(RR2S_STAT_CONNS_ACCEPTED);
+	rr2s_debugfs_add(c);
 	return &c->b.xprt;
 }
 

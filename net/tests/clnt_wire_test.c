@@ -27,7 +27,9 @@
 
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/ctype.h>
 #include <linux/highmem.h>
+#include <linux/seq_file.h>
 #include <linux/sunrpc/bc_xprt.h>
 #include <linux/sunrpc/clnt.h>
 #include <linux/sunrpc/svc.h>
@@ -908,6 +910,72 @@ static u32 rr2w_take_read(struct rr2w *w, u32 len,
 	return h.xid;
 }
 
+/*
+ * The transport's "xprt:" line of /proc/self/mountstats, parsed as the
+ * stock module's (xprt_rdma_print_stats() in 6.12): a tab, "xprt:", a
+ * tab, "rdma", then exactly RR2W_XPRT_COLS unsigned integers each after
+ * one space, and the newline that ends the output.  Returns false, with
+ * the reason logged, for anything else; @col[i] is column i + 1.
+ */
+#define RR2W_XPRT_COLS	27
+
+static bool rr2w_xprt_line(struct kunit *test, struct rpc_xprt *xprt,
+			   u64 *col)
+{
+	static const char lead[] = "\txprt:\trdma";
+	struct seq_file seq = { .size = PAGE_SIZE };
+	const char *p;
+	u32 n = 0;
+
+	seq.buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, seq.buf);
+	xprt->ops->print_stats(xprt, &seq);
+	KUNIT_ASSERT_LT(test, seq.count, (size_t)PAGE_SIZE);
+	kunit_info(test, "mountstats: %s", seq.buf);
+	if (strncmp(seq.buf, lead, sizeof(lead) - 1)) {
+		kunit_err(test, "does not begin with \"xprt: rdma\"");
+		return false;
+	}
+	p = seq.buf + sizeof(lead) - 1;
+	while (*p == ' ') {
+		if (!isdigit(*++p) || n == RR2W_XPRT_COLS) {
+			kunit_err(test, "field %u is not a counter", n + 1);
+			return false;
+		}
+		for (col[n] = 0; isdigit(*p); p++)
+			col[n] = col[n] * 10 + (*p - '0');
+		n++;
+	}
+	if (n != RR2W_XPRT_COLS || strcmp(p, "\n")) {
+		kunit_err(test, "%u counters, then \"%s\"", n, p);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * After rr2w_v1_write_chunk()'s RPCs: the line has the stock shape and
+ * its chunk and MR columns count what happened.
+ */
+static void rr2w_expect_xprt_line(struct kunit *test, struct rr2c *r)
+{
+	u64 col[RR2W_XPRT_COLS];
+
+	KUNIT_ASSERT_TRUE(test, rr2w_xprt_line(test, &r->xprt, col));
+	KUNIT_EXPECT_EQ(test, col[1 - 1], 0);		/* local port */
+	KUNIT_EXPECT_EQ(test, col[3 - 1], r->xprt.stat.connect_count);
+	KUNIT_EXPECT_EQ(test, col[6 - 1], r->xprt.stat.sends);
+	KUNIT_EXPECT_GE(test, col[12 - 1], 5);		/* Write chunks */
+	KUNIT_EXPECT_EQ(test, col[12 - 1], r->stats.write_chunks);
+	KUNIT_EXPECT_EQ(test, col[18 - 1], 0);		/* hardway */
+	KUNIT_EXPECT_GE(test, col[20 - 1], 1);		/* the bad chunk */
+	KUNIT_EXPECT_GE(test, col[24 - 1], r->frwr.nr);	/* a running total */
+	KUNIT_EXPECT_GT(test, col[24 - 1], 0);
+	KUNIT_EXPECT_EQ(test, col[25 - 1], r->stats.mrs_local_inv);
+	KUNIT_EXPECT_GT(test, col[25 - 1], 0);
+	KUNIT_EXPECT_EQ(test, col[27 - 1], 0);		/* no Reply waits */
+}
+
 static void rr2w_expect_pool_full(struct kunit *test, struct rr2c *r)
 {
 	KUNIT_EXPECT_EQ(test, READ_ONCE(r->frwr.nfree), READ_ONCE(r->frwr.nr));
@@ -1030,6 +1098,7 @@ static void rr2w_v1_write_chunk(struct kunit *test)
 	KUNIT_EXPECT_LT(test, rr2w_wait_call(w), 0);
 	KUNIT_EXPECT_EQ(test, r->stats.mrs_local_inv, before + nsegs);
 	rr2w_expect_pool_full(test, r);
+	rr2w_expect_xprt_line(test, r);
 	for (n = 0; n < RR2W_READ_MAX >> PAGE_SHIFT; n++)
 		__free_page(rd.pages[n]);
 }

@@ -203,17 +203,43 @@ rr2_mount_xprt() {
 		m && $1 == "xprt:" { print $2; exit }' /proc/self/mountstats
 }
 
-# rpcrdma2's own counters for the mount at DIR ("vers N ..."): the
-# name/value pairs after the word "rpcrdma2" on its "xprt:" line.
+# The debugfs directories (/sys/kernel/debug/sunrpc/rpc_xprt/ID) of the
+# transports of the NFS mount at DIR, one a line, the main one first
+# (nconnect=N: N of them).  The mount's superblock (/proc/self/mountinfo)
+# names its directory in /sys/fs/nfs, whose nfs_client link names its
+# RPC client (clnt-N), whose debugfs directory (N in hex) links the
+# client's transports as xprt, xprt1 and so on.
+rr2_mount_xprt_dirs() {
+	local dev clnt l
+	dev=$(awk -v d="$1" '$5 == d { s = $3 } END { print s }' /proc/self/mountinfo)
+	[ -n "$dev" ] || return 1
+	clnt=$(readlink "/sys/fs/nfs/$dev/nfs_client") || return 1
+	for l in "/sys/kernel/debug/sunrpc/rpc_clnt/$(printf %x "${clnt##*clnt-}")"/xprt*; do
+		[ -e "$l" ] && readlink -f "$l"
+	done
+}
+
+# rpcrdma2's own figures for the mount at DIR: the "name value" lines of
+# the rpcrdma2 file of its first transport's debugfs directory, joined
+# on one line (" peer ADDR connected 1 vers N inline S/R ...").  Nothing
+# when DIR is not an rpcrdma2 mount.  rr2_mount_rdma2_all: one such line
+# per transport.
 rr2_mount_rdma2() {
-	awk -v d="$1" '$1 == "device" { m = ($5 == d) }
-		m && $1 == "xprt:" {
-			for (i = 1; i <= NF; i++) if ($i == "rpcrdma2") break
-			s = ""
-			for (i++; i <= NF; i++) s = s " " $i
-			print s
-			exit
-		}' /proc/self/mountstats
+	rr2_mount_rdma2_all "$1" | head -n1
+}
+
+rr2_mount_rdma2_all() {
+	local d
+	for d in $(rr2_mount_xprt_dirs "$1"); do
+		[ -f "$d/rpcrdma2" ] || continue
+		printf ' %s\n' "$(tr '\n' ' ' < "$d/rpcrdma2")"
+	done
+}
+
+# rr2_mount_field DIR NAME: one of rpcrdma2's figures for the mount
+rr2_mount_field() {
+	rr2_mount_rdma2 "$1" | awk -v n="$2" '{ for (i = 1; i < NF; i++)
+		if ($i == n) print $(i + 1) }'
 }
 
 # The server's second NIC, in a three-guest run (MAC 52:54:00:72:32:11,

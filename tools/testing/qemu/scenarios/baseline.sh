@@ -36,10 +36,12 @@ rr2_client_run() {
 		rr2_check "mount.v$vers" rr2_mount "$vers" "$dir" "/export/v$vers" || continue
 		rr2_check "mountstats.v$vers.xprt-rdma" \
 			test "$(rr2_mount_xprt "$dir")" = rdma
-		rr2_info "v$vers mountstats: $(grep -A1 "mounted on $dir" /proc/self/mountstats | tail -n1)"
+		rr2_info "v$vers mountstats: $(rr2_mount_xprts "$dir" | head -n1)"
+		rr2_check "mountstats.v$vers.xprt-stock-shape" \
+			rr2_xprt_stock_shape "$dir"
 		rr2_check_rdma_version "$dir" "$vers"
 		rr2_check_xch "$dir" "$vers"
-		rr2_check "mountstats-tool.v$vers" sh -c "mountstats $dir > /dev/null"
+		rr2_check "mountstats-tool.v$vers" rr2_mountstats_tools "$dir"
 		mkdir -p "$dir/data" /tmp/v$vers
 		head -c $(($(rr2_arg big 16) << 20)) /dev/urandom > /tmp/v$vers/big
 		for n in $(seq 1 100); do
@@ -54,6 +56,8 @@ rr2_client_run() {
 		# Read back from the server, not from the page cache.
 		umount "$dir" && rr2_mount "$vers" "$dir" "/export/v$vers" || rr2_fail "remount.v$vers"
 		rr2_check "readback.v$vers" sh -c "cd $dir/data && sha256sum -c --quiet SHA256SUMS"
+		rr2_check "mountstats.v$vers.write-chunks-counted" \
+			rr2_xprt_chunks_counted "$dir"
 		rr2_check "metadata.v$vers" rr2_metadata "$dir/meta"
 		rr2_check_transport "$dir" "$vers"
 		# NFSv4.1+: nfsd reached the client's callback service over
@@ -67,7 +71,10 @@ rr2_client_run() {
 			rr2_check "callback-recall.v$vers" rr2_deleg_recall \
 				"$dir" "/export/v$vers"
 		rr2_info "v$vers after I/O: $(rr2_mount_rdma2 "$dir")"
-		rr2_check "umount.v$vers" umount "$dir"
+		rr2_info "v$vers mountstats after I/O: $(rr2_mount_xprts "$dir" | head -n1)"
+		rr2_server_view_up "$dir" "$vers"
+		rr2_check "umount.v$vers" umount "$dir" &&
+			rr2_server_view_gone "$vers"
 	done
 	rr2_extra_versions
 	rr2_nconnect_pass
@@ -86,21 +93,144 @@ rr2_mount_xprts() {
 # rr2_spread DIR N: the mount at DIR has N connections, every one of
 # them carried Calls (the "sends" column, the sixth number of a stock
 # rdma xprt line), and with rpcrdma2 as the client each settled the
-# version rr2.args expect=N names
+# version rr2.args expect=N names (its debugfs file, "vers")
 rr2_spread() {
 	local dir=$1 n=$2 want
 	want=$(rr2_arg expect "")
 	rr2_mount_xprts "$dir" > /tmp/xprts
-	echo "connections $(wc -l < /tmp/xprts); sends and version of each:" \
-		"$(awk '{ for (i = 1; i < NF; i++) if ($i == "rpcrdma2") break
-			printf "%s/v%s ", $8, $(i + 2) }' /tmp/xprts)"
+	rr2_mount_rdma2_all "$dir" > /tmp/xprts-rdma2
+	echo "connections $(wc -l < /tmp/xprts); sends of each:" \
+		"$(awk '{ printf "%s ", $8 }' /tmp/xprts)versions:" \
+		"$(awk '{ for (i = 1; i < NF; i++) if ($i == "vers")
+			printf "v%s ", $(i + 1) }' /tmp/xprts-rdma2)"
 	[ "$(wc -l < /tmp/xprts)" = "$n" ] || return 1
 	awk '$2 != "rdma" || $8 == 0 { bad = 1 } END { exit bad }' /tmp/xprts ||
 		return 1
-	[ -z "$want" ] || [ "$RR2_MOD" != ours ] ||
-		awk -v w="$want" '{ for (i = 1; i < NF; i++) if ($i == "rpcrdma2") break
-			if ($(i + 1) != "vers" || $(i + 2) != w) bad = 1 }
-			END { exit bad }' /tmp/xprts
+	[ -z "$want" ] || [ "$RR2_MOD" != ours ] || {
+		[ "$(wc -l < /tmp/xprts-rdma2)" = "$n" ] &&
+		awk -v w="$want" '{ v = ""
+			for (i = 1; i < NF; i++) if ($i == "vers") v = $(i + 1)
+			if (v != w) bad = 1 } END { exit bad }' /tmp/xprts-rdma2
+	}
+}
+
+# ---- Operability: mountstats' shape, rpcrdma2's debugfs views ----
+
+# rr2_xprt_stock_shape DIR: every "xprt:" line of the mount at DIR is
+# exactly the stock module's (6.12 xprt_rdma_print_stats()): a tab,
+# "xprt:", a tab, "rdma", 27 unsigned integers each after one space, and
+# nothing after them.  Parsers of mountstats (node_exporter's procfs,
+# collectd, PCP) take the line by position and refuse any other shape.
+rr2_xprt_stock_shape() {
+	rr2_mount_xprts "$1" > /tmp/xprt-lines
+	cat /tmp/xprt-lines
+	[ -s /tmp/xprt-lines ] &&
+		! grep -qvE $'^\txprt:\trdma( [0-9]+){27}$' /tmp/xprt-lines
+}
+
+# rr2_xprt_chunks_counted DIR: after the mount read its 16 MiB back, the
+# Write chunk column (12) counted the READs that carried one, with
+# either client; with rpcrdma2 as the client the Read, Write and Reply
+# chunk columns (11-13) are what its debugfs files count.  Both summed
+# over the mount's connections.
+rr2_xprt_chunks_counted() {
+	local ms mine
+	ms=$(rr2_mount_xprts "$1" |
+		awk '{ r += $13; w += $14; p += $15 } END { print r + 0, w + 0, p + 0 }')
+	echo "read, write, reply chunks: mountstats $ms"
+	[ "$(echo "$ms" | cut -d' ' -f2)" -gt 0 ] || return 1
+	[ "$RR2_MOD" = ours ] || return 0
+	mine=$(rr2_mount_rdma2_all "$1" | awk '{ for (i = 1; i < NF; i++) {
+			if ($i == "read_chunks") r += $(i + 1)
+			if ($i == "write_chunks") w += $(i + 1)
+			if ($i == "reply_chunks") p += $(i + 1) } }
+		END { print r + 0, w + 0, p + 0 }')
+	echo "read, write, reply chunks: debugfs $mine"
+	[ "$ms" = "$mine" ]
+}
+
+# rr2_mountstats_tools DIR: nfs-utils' mountstats(8) and nfsiostat(8)
+# read the mount: each exits 0, "mountstats --xprt" prints the rdma
+# transport section down to its last counter (printed only when the
+# line has all 27) and nfsiostat the mount's figures (a python start
+# each: about 1.5 s on TCG)
+rr2_mountstats_tools() {
+	mountstats --xprt "$1" > /tmp/mountstats-xprt.out &&
+		grep -q 'Transport protocol: rdma' /tmp/mountstats-xprt.out &&
+		grep -q 'Replies that waited for Send completion: ' \
+			/tmp/mountstats-xprt.out &&
+		nfsiostat "$1" > /tmp/nfsiostat.out &&
+		grep -q "mounted on $1:" /tmp/nfsiostat.out &&
+		grep -q 'ops/s' /tmp/nfsiostat.out && return 0
+	cat /tmp/mountstats-xprt.out /tmp/nfsiostat.out 2> /dev/null
+	return 1
+}
+
+# rr2_srv_conns ADDR: the ids of rpcrdma2's server connections from
+# ADDR that are up (/sys/kernel/debug/rpcrdma2/server/ID/info)
+rr2_srv_conns() {
+	local f
+	for f in /sys/kernel/debug/rpcrdma2/server/*/info; do
+		[ -e "$f" ] || continue
+		awk -v a="$1" '$1 == "peer" { p = $2 } $1 == "state" { s = $2 }
+			END { sub(/:[0-9]+$/, "", p); gsub(/[][]/, "", p)
+			      exit !(p == a && s == "up") }' "$f" &&
+			basename "$(dirname "$f")"
+	done
+}
+
+# rr2_srv_view_is DIR ADDR WANT: one connection up from ADDR per
+# transport of the mount at DIR, each settled on version WANT
+rr2_srv_view_is() {
+	local n ids id
+	n=$(rr2_mount_xprts "$1" | wc -l)
+	ids=$(rr2_srv_conns "$2")
+	[ "$n" -ge 1 ] && [ "$(echo "$ids" | wc -w)" = "$n" ] || return 1
+	for id in $ids; do
+		awk -v w="$3" '$1 == "vers" { v = $2 } END { exit v != w }' \
+			"/sys/kernel/debug/rpcrdma2/server/$id/info" || return 1
+	done
+	echo "$ids" > /tmp/srv-view-ids
+}
+
+# One guest, rpcrdma2 as the server: while the mount at DIR is up its
+# debugfs view shows the mount's connections, from the client's
+# address (this guest's), at the version rr2.args server.expect=N
+# names.  A connection just closed may still be listed until nfsd
+# tears it down; the view is read until it settles, for at most 5 s.
+rr2_server_view_up() {
+	local dir=$1 vers=$2 want addr=$RR2_SERVER_IP i
+	want=$(rr2_arg server.expect "")
+	[ "$RR2_ROLE" = single ] && [ "$RR2_MOD" = ours ] && [ -n "$want" ] ||
+		return 0
+	[ "$RR2_IPV6" = 0 ] || addr=$(rr2_ip6 "$RR2_SERVER_IP")
+	rm -f /tmp/srv-view-ids
+	for i in $(seq 10); do
+		rr2_srv_view_is "$dir" "$addr" "$want" && break
+		sleep 0.5
+	done
+	for i in /sys/kernel/debug/rpcrdma2/server/*/info; do
+		[ -e "$i" ] && rr2_info "v$vers server view ${i%/info}: $(tr '\n' ' ' < "$i")"
+	done
+	rr2_check "server-view.v$vers.conns" test -s /tmp/srv-view-ids
+}
+
+# ... and after the umount, nfsd lets those connections go and their
+# entries go with them (within 10 s)
+rr2_server_view_gone() {
+	local id i left ids
+	[ -s /tmp/srv-view-ids ] || return 0
+	for i in $(seq 20); do
+		left=
+		ids=$(cat /tmp/srv-view-ids)
+		for id in $ids; do
+			[ -e "/sys/kernel/debug/rpcrdma2/server/$id" ] && left="$left $id"
+		done
+		[ -z "$left" ] && break
+		sleep 0.5
+	done
+	rr2_check "server-view.v$1.gone" test -z "$left"
+	rm -f /tmp/srv-view-ids
 }
 
 # rr2_on_ipv6 DIR: the mount went over netid rdma6 to the server's IPv6
@@ -223,12 +353,6 @@ rr2_hostauth_seen() {
 		[ "$(cat /proc/sys/sunrpc/svc_rdma/rpcrdma2_hostauth)" -ge 1 ]
 }
 
-# rr2_mount_field DIR NAME: a counter of the rpcrdma2 mountstats fields
-rr2_mount_field() {
-	rr2_mount_rdma2 "$1" | awk -v n="$2" '{ for (i = 1; i < NF; i++)
-		if ($i == n) print $(i + 1) }'
-}
-
 # One guest, rpcrdma2 as the client: a delegation that a write on the
 # server's own file system recalls reaches the client as a reverse
 # Call (CB_RECALL) on the mount's connection, at the settled level
@@ -310,7 +434,9 @@ rr2_knobs_set() {
 # The mount at $1 uses the values rr2_client_knobs wrote: its credits
 # follow rdma_slot_table_entries, as the stock client's do.
 rr2_knobs_applied() {
-	rr2_mount_rdma2 "$1" | grep -q ' inline 2048/2048 credits 100 slots 100 '
+	[ "$(rr2_mount_field "$1" inline)" = 2048/2048 ] &&
+		[ "$(rr2_mount_field "$1" credits)" = 100 ] &&
+		[ "$(rr2_mount_field "$1" slots)" = 100 ]
 }
 
 # /proc/sys/sunrpc/rdma_*: a mount made after a write uses the values.
@@ -331,15 +457,15 @@ rr2_client_knobs() {
 	rr2_check knobs.reset rr2_knobs_set 128 8192 8192
 }
 
-# With rpcrdma2 as the client, the version it settled on shows in
-# mountstats; rr2.args=rdmavers=N says which one to expect.
+# With rpcrdma2 as the client, the version it settled on shows in its
+# debugfs file; rr2.args=rdmavers=N says which one to expect.
 rr2_check_rdma_version() {
 	local dir=$1 vers=$2 want
 	want=$(rr2_arg expect "")
 	[ -n "$want" ] || return 0
 	rr2_info "v$vers rpcrdma2: $(rr2_mount_rdma2 "$dir")"
 	rr2_check "rdma-version.v$vers.is-$want" \
-		test "$(rr2_mount_rdma2 "$dir" | awk '{ print $2 }')" = "$want"
+		test "$(rr2_mount_field "$dir" vers)" = "$want"
 	# Version 2 at both ends: the reverse-direction levels each end
 	# advertised, CONT by default (V2-RDIR-10, V2-RDIR-12); rr2.args
 	# brs=LEVEL:PEER_LEVEL says otherwise (with rvrsdir=N)

@@ -8,7 +8,7 @@
 # connections, divided by N.  Prints, on each guest:
 #   RR2: MEM <role> <transport> <idle|busy> <KiB per connection> <MRs per connection>
 # and for rpcrdma2's client its own view of its MR pools
-# (mountstats: MRs made, most in use at once, cap):
+# (its debugfs files: MRs now, most in use at once, cap):
 #   RR2: MRPOOL <transport> <idle|busy> <mrs> <mrs_peak> <mrs_cap>
 # Nothing is asserted on the figures.
 #
@@ -55,16 +55,17 @@ rr2_cm_print() {
 	echo "RR2: MEM $1 $2 $3 $(( (kib - kib0) / RR2_CM_NCONN )) $(awk -v a="$mrs" -v b="$mrs0" -v n="$RR2_CM_NCONN" 'BEGIN { printf "%.1f", (a - b) / n }')"
 }
 
-# rr2_cm_pool T STATE: rpcrdma2's mountstats MR fields, over its transports
+# rr2_cm_pool T STATE: rpcrdma2's MR pool figures (its debugfs files:
+# MRs now, most in use at once, cap), over the transports of /mnt/b
 rr2_cm_pool() {
 	[ "$1" = ours ] || return 0
-	awk -v t="$1" -v s="$2" '/xprt:.*rpcrdma2/ {
+	rr2_mount_rdma2_all /mnt/b | awk -v t="$1" -v s="$2" '{
 		for (i = 1; i < NF; i++) {
+			if ($i == "mrs") mrs += $(i + 1)
 			if ($i == "mrs_peak") peak += $(i + 1)
 			if ($i == "mrs_cap") cap += $(i + 1)
 		}
-		mrs += $26	# the stock column "allocated" (protocol.rst)
-	} END { print "RR2: MRPOOL " t " " s " " mrs " " peak " " cap }' /proc/self/mountstats
+	} END { print "RR2: MRPOOL " t " " s " " mrs + 0 " " peak + 0 " " cap + 0 }'
 }
 
 rr2_cm_server() {
