@@ -77,8 +77,16 @@ static u32 rr2c_recvs_for(struct rr2c *r, u32 grant)
 	const u32 extra = RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
 	u32 made;
 
+	/*
+	 * The CQ's work item runs this: never wait for reclaim here (a
+	 * swap device's writeback may need this very connection), fail
+	 * instead and keep the window where the Receives are
+	 */
+	if (READ_ONCE(r->ep.nr_recv_made) >= grant + extra)
+		return grant;
 	mutex_lock(&r->recv_lock);
-	made = rpcrdma2_ep_grow_recvs(&r->ep, grant + extra, GFP_NOIO);
+	made = rpcrdma2_ep_grow_recvs(&r->ep, grant + extra,
+				      GFP_NOWAIT | __GFP_NOMEMALLOC);
 	mutex_unlock(&r->recv_lock);
 	/* at least RR2C_RECV_INIT credits' worth: made with the endpoint */
 	return made > extra ? min(made - extra, grant) : 1;

@@ -84,7 +84,8 @@ static void rr2s_dbg_show_conn(struct seq_file *m, struct rr2s_conn *c)
 
 	seq_printf(m, "peer %pISpc\n", &xprt->xpt_remote);
 	seq_printf(m, "local %pISpc\n", &xprt->xpt_local);
-	seq_printf(m, "netns %u\n", xprt->xpt_net->ns.inum);
+	/* svc_xprt_free() drops the netns before ->xpo_free removes this */
+	seq_printf(m, "netns %u\n", c->dbg_netns);
 	seq_printf(m, "state %s\n", rr2s_dbg_state(c));
 	seq_printf(m, "vers %u\n", vers);
 	seq_printf(m, "inline %u/%u\n", READ_ONCE(c->conn.send_inline),
@@ -143,6 +144,7 @@ void rr2s_debugfs_add(struct rr2s_conn *c)
 
 	if (IS_ERR_OR_NULL(rr2s_dbg_dir))
 		return;
+	c->dbg_netns = c->b.xprt.xpt_net->ns.inum;
 	snprintf(name, sizeof(name), "%u",
 		 (u32)atomic_inc_return(&rr2s_dbg_ids));
 	c->dbg = debugfs_create_dir(name, rr2s_dbg_dir);

@@ -207,6 +207,7 @@ struct rr2s_conn {
 	u64			inv_sends;	/* Send With Invalidate */
 
 	struct dentry		*dbg;		/* debugfs.c */
+	u32			dbg_netns;	/* ... its netns, kept at add */
 };
 
 static inline struct rr2s_conn *rr2s_conn(struct svc_xprt *xprt)

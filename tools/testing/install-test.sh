@@ -58,8 +58,9 @@ other_kernel_skipped() {
 # loads every module an alias names, so without the modprobe.d file
 # (or before it routes them) a name would load both modules
 claims_no_stock_name() {
-	! modinfo -k "$kver" -F alias rpcrdma2 |
-		grep -xE 'rpcrdma|rpcrdma6|xprtrdma|svcrdma'
+	local a
+	a=$(modinfo -k "$kver" -F alias rpcrdma2) || return 1
+	! echo "$a" | grep -xE 'rpcrdma|rpcrdma6|xprtrdma|svcrdma'
 }
 
 # make install for two kernels under a scratch root, then make
