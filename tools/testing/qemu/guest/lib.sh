@@ -197,6 +197,26 @@ rr2_mount() {
 		touch /tmp/rr2-rdma-mounted
 }
 
+# rr2_xprt_drop XPRT: writing a transport's server address back to its
+# sysfs "dstaddr" (/sys/kernel/sunrpc/xprt-switches/switch-*/xprt-*)
+# makes sunrpc disconnect that transport alone.  IPv4 only: 6.12 parses
+# the address into a struct sockaddr, too small for IPv6.
+rr2_xprt_drop() {
+	local a
+	a=$(cat "$1/dstaddr") && echo "$a" > "$1/dstaddr"
+}
+
+# All of the client's own transports dropped (the control mount's TCP
+# connection goes too, and comes back); at least one
+rr2_client_drop() {
+	local x n=0
+	for x in /sys/kernel/sunrpc/xprt-switches/switch-*/xprt-*; do
+		[ -e "$x/dstaddr" ] || continue
+		rr2_xprt_drop "$x" && n=$((n + 1))
+	done
+	[ "$n" -gt 0 ]
+}
+
 # The transport of the NFS mount at DIR, from /proc/self/mountstats.
 rr2_mount_xprt() {
 	awk -v d="$1" '$1 == "device" { m = ($5 == d) }

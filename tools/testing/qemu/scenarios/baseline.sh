@@ -329,8 +329,7 @@ rr2_nconnect_drop_one() {
 	[ -n "$sw" ] || { rr2_info "drop-one: no switch of $n transports"; return 1; }
 	rr2_mount_xprts "$dir" | awk '{ print $5, $8 }' > /tmp/drop.before
 	x=$(find "$sw" -maxdepth 1 -name 'xprt-*' | sort | head -n1)
-	cat "$x/dstaddr" > /tmp/drop.addr && cat /tmp/drop.addr > "$x/dstaddr" ||
-		return 1
+	rr2_xprt_drop "$x" || return 1
 	fio --name=dropone --directory="$dir" --ioengine=psync --direct=1 \
 		--rw=randwrite --bs=4k --size=2M --verify=crc32c --do_verify=1 \
 		--verify_fatal=1 --output-format=terse > /dev/null || return 1

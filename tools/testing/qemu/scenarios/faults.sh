@@ -212,19 +212,6 @@ rr2_stall() {
 		      printf "stall=%.1f rounds=%d\n", max, n }' /tmp/probe.ticks
 }
 
-# The client's own transports: writing a transport's server address
-# to its sysfs "dstaddr" makes sunrpc disconnect it (the control
-# mount's TCP connection goes too, and comes back).
-rr2_client_drop() {
-	local x a n=0
-	for x in /sys/kernel/sunrpc/xprt-switches/switch-*/xprt-*; do
-		[ -e "$x/dstaddr" ] || continue
-		a=$(cat "$x/dstaddr") && echo "$a" > "$x/dstaddr" &&
-			n=$((n + 1))
-	done
-	[ "$n" -gt 0 ]
-}
-
 # What the client's transports were doing, when a fault did not heal.
 rr2_client_diag() {
 	local dir=$1 x

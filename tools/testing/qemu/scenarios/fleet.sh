@@ -110,17 +110,6 @@ rr2_fleet_client_run() {
 
 # ---- client2 ----
 
-# The client's own transports disconnected (faults.sh's client-drop)
-rr2_fleet_drop() {
-	local x a n=0
-	for x in /sys/kernel/sunrpc/xprt-switches/switch-*/xprt-*; do
-		[ -e "$x/dstaddr" ] || continue
-		a=$(cat "$x/dstaddr") && echo "$a" > "$x/dstaddr" &&
-			n=$((n + 1))
-	done
-	[ "$n" -gt 0 ]
-}
-
 rr2_fleet_client2() {
 	local dir=/mnt/fleet ctl=$RR2_FLEET_CTL before after
 	rr2_check setup.rdma rr2_setup_rdma "$RR2_CLIENT_IP" || return 1
@@ -133,7 +122,7 @@ rr2_fleet_client2() {
 	touch "$ctl/c2-ready"
 	# rounds for a set time: a stop file that is there at once
 	rr2_check fleet.fio rr2_fleet_rounds "$dir/fleet-c2" / 8 8
-	rr2_check fleet.drop rr2_fleet_drop
+	rr2_check fleet.drop rr2_client_drop
 	rr2_check fleet.fio-after-reconnect rr2_fleet_rounds "$dir/fleet-c2" \
 		/ 6 6
 	after=$(rr2_fleet_connects "$dir")
