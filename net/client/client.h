@@ -283,7 +283,7 @@ struct rr2c {
 
 	/* one connection: valid while the transport is connected */
 	struct rdma_cm_id	*id;
-	u32			credits;	/* asked for and granted */
+	u32			credits;	/* asked for (rr2c_credits_for()) */
 	struct rpcrdma2_ep	ep;
 	struct rpcrdma2_pool	pool;
 	struct rpcrdma2_local	local;
@@ -361,6 +361,7 @@ void rr2c_nego_outcome(struct rr2c *r, int ret);
 int rr2c_fail_rqst(struct rr2c *r, struct rpc_rqst *rq, int err);
 #endif
 void rr2c_set_grant(struct rr2c *r, u32 grant);
+u32 rr2c_credit(const struct rr2c *r, u32 vers);
 void rr2c_tx_abandon(struct rr2c *r);
 void rr2c_ep_removing(struct rpcrdma2_ep *ep);
 int rr2c_wait_room(struct rr2c *r);

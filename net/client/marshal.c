@@ -346,7 +346,7 @@ static int rr2c_marshal_encode(struct rr2c *r, struct rr2c_req *req,
 	struct rpcrdma2_msg_out m = {
 		.xid	= be32_to_cpu(req->rq.rq_xid),
 		.vers	= r->conn.vers,
-		.credit	= rpcrdma2_credit_out(r->conn.vers, r->credits),
+		.credit	= rr2c_credit(r, r->conn.vers),
 		.htype	= req->call_ck == RR2C_CALL_PZRC ? RDMA2_NOMSG :
 							   RDMA2_MSG,
 		.nr_reads = req->nr_rsegs ? 1 : 0,

@@ -81,7 +81,7 @@ static void rr2c_send_ctrl(struct rr2c *r, const void *msg, u32 len)
 /* Send a credit-grant-only message (V2-CRED-08) as a window ack. */
 static void rr2c_send_ack(struct rr2c *r)
 {
-	u32 credit = rpcrdma2_credit_out(r->conn.vers, r->credits);
+	u32 credit = rr2c_credit(r, r->conn.vers);
 	u8 msg[RPCRDMA2_HDRLEN_NOCHUNKS];
 
 	/* never held back, even inside a Call (V2-CONT-03, xfer.c) */
@@ -101,7 +101,7 @@ static void rr2c_send_ack(struct rr2c *r)
 static void rr2c_send_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 			    u32 err)
 {
-	u32 credit = rpcrdma2_credit_out(r->conn.vers, r->credits);
+	u32 credit = rr2c_credit(r, r->conn.vers);
 	u8 msg[64];
 	u32 len;
 
@@ -647,15 +647,14 @@ static void rr2c_xch_start(struct rr2c *r)
 			   rpcrdma2_xchar_enabled(RPCRDMA2_CLIENT), true);
 	rr2c_xch_send(r, RDMA2_XCH_INITXCH, msg,
 		      rpcrdma2_xch_hello(&r->conn,
-					 rpcrdma2_credit_out(RPCRDMA2_VERS_2,
-							     r->credits),
+					 rr2c_credit(r, RPCRDMA2_VERS_2),
 					 msg, sizeof(msg)));
 }
 
 /* An RDMA2_XCH_* message, accepted because the exchange is on. */
 static void rr2c_xch_recv(struct rr2c *r, const struct rpcrdma2_hdr *hdr)
 {
-	u32 credit = rpcrdma2_credit_out(r->conn.vers, r->credits);
+	u32 credit = rr2c_credit(r, r->conn.vers);
 	u8 out[128];
 	u32 outlen;
 	int act;

@@ -112,9 +112,14 @@ static void rr2c_show_conn(struct seq_file *m, struct rr2c *r)
 	seq_printf(m, "inline %u/%u\n", READ_ONCE(r->conn.send_inline),
 		   READ_ONCE(r->conn.recv_inline));
 	seq_printf(m, "max_payload %zu\n", READ_ONCE(xprt->max_payload));
+	/* asked for; granted by the server (the window); in use now */
 	seq_printf(m, "credits %u\n", READ_ONCE(r->credits));
+	seq_printf(m, "credits_granted %lu\n",
+		   READ_ONCE(xprt->cwnd) >> RPC_CWNDSHIFT);
 	seq_printf(m, "credits_in_use %lu\n",
 		   READ_ONCE(xprt->cong) >> RPC_CWNDSHIFT);
+	/* Receives made: one per credit granted, and the extra ones */
+	seq_printf(m, "receives %u\n", READ_ONCE(r->ep.nr_recv_made));
 	seq_printf(m, "slots %u\n", r->nr_slots);
 	/* the seed 004 exchange on this connection (xchar=1) */
 	seq_printf(m, "xch %s\n", rr2c_xch_name(r));

@@ -92,6 +92,30 @@ static u32 rr2c_recvs_for(struct rr2c *r, u32 grant)
 	return made > extra ? min(made - extra, grant) : 1;
 }
 
+/**
+ * rr2c_credit - the credit word of a message the client sends
+ * @r: the transport
+ * @vers: the version the message is in
+ *
+ * On Version 2 each end grants the other Receives (V2-CRED-01): the
+ * grant half is the Receives posted for the server's messages, which
+ * grow with the server's grant (rr2c_recvs_for()), less the ones kept
+ * beyond the credits (V2-CRED-07, the continuation window); the
+ * maximum half is the credits asked for (V2-CRED-02).  On Version 1
+ * the word is the credits requested (BC1-CRED-01).
+ */
+u32 rr2c_credit(const struct rr2c *r, u32 vers)
+{
+	u32 made = READ_ONCE(r->ep.nr_recv_made);
+
+	if (vers == RPCRDMA2_VERS_1)
+		return rpcrdma2_credit_out(vers, r->credits);
+	made = made > RPCRDMA2_RECV_EXTRA ? made - RPCRDMA2_RECV_EXTRA : 1;
+	return rpcrdma2_credit_word(min_t(u32, made, RDMA2_CREDIT_GRANT_MASK),
+				    min_t(u32, r->credits,
+					  RDMA2_CREDIT_GRANT_MASK));
+}
+
 /*
  * Apply the server's grant as the congestion window.  A larger window
  * lets a Call that waits for congestion space go: clear the wait flag,
@@ -501,7 +525,7 @@ static int rr2c_connect(struct rr2c *r)
 	r->local.hostauth_len = rpcrdma2_hostauth_get(r->local.hostauth);
 	r->local.remote_inv = true;
 	rpcrdma2_local_segments(&r->local, id->device, &rr2c_limits);
-	r->local.credits = rpcrdma2_credit_out(RPCRDMA2_VERS_2, r->credits);
+	r->local.credits = rr2c_credit(r, RPCRDMA2_VERS_2);
 	memset(&r->seq, 0, sizeof(r->seq));
 	rpcrdma2_reasm_init(&r->reasm, RPCRDMA2_MAX_CONT_MSG);
 	rr2c_rx_reset(r);
@@ -880,7 +904,7 @@ static int rr2c_tx_begin(struct rr2c *r, struct rpc_rqst *req)
 	r->tx = (struct rpcrdma2_tx){
 		.vers		= r->conn.vers,
 		.xid		= be32_to_cpu(req->rq_xid),
-		.credit		= rpcrdma2_credit_out(r->conn.vers, r->credits),
+		.credit		= rr2c_credit(r, r->conn.vers),
 		/*
 		 * V2-FRAME-08: RESPONSE is the msg_type; V2-RDIR-09.  A
 		 * reverse Reply has its Call's XID (V2-RDIR-07, BC1-RDIR-12)

@@ -676,8 +676,8 @@ static void rr2w_v2_err_15_err_vers_3_4_no_reconnect(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->stats.hellos, 1);
 }
 
-/* Settle Version 2: our CONNPROP in answer to the client's. */
-static void rr2w_settle_v2(struct rr2w *w)
+/* The server's CONNPROP: 4 KiB buffers, a grant of 32. */
+static void rr2w_answer_connprop(struct rr2w *w)
 {
 	struct rpcrdma2_props p = {
 		.present = (1u << (RDMA2_PROPID_SBSIZ - 1)) |
@@ -688,12 +688,18 @@ static void rr2w_settle_v2(struct rr2w *w)
 	u8 msg[128];
 	u32 n;
 
-	rr2w_take_connprop(w);
 	n = rpcrdma2_encode_connprop(msg, sizeof(msg),
 				     rpcrdma2_credit_word(32, 32), 0, &p,
 				     NULL);
 	KUNIT_ASSERT_NE(w->test, n, 0);
 	rr2w_send(w, msg, n);
+}
+
+/* Settle Version 2: our CONNPROP in answer to the client's. */
+static void rr2w_settle_v2(struct rr2w *w)
+{
+	rr2w_take_connprop(w);
+	rr2w_answer_connprop(w);
 }
 
 /*
@@ -2052,6 +2058,45 @@ static void rr2w_v2_frame_14_one_message_until_granted(struct kunit *test)
 	rr2w_send(w, msg, n);
 	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
 	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_MSG);
+	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
+	n += rr2w_reply(msg + n, h.xid, RPC_SUCCESS);
+	rr2w_send(w, msg, n);
+	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
+}
+
+/*
+ * V2-CRED-01, V2-CRED-02: the client's credit word grants the server
+ * the Receives the client has posted for it, not the credits it asks
+ * for: at first the Receives the connection starts with, then, once
+ * the server's grant of 32 has made more, 32 credits' worth.  The
+ * maximum half stays the credits asked for.
+ */
+static void rr2w_v2_cred_01_grant_is_receives_posted(struct kunit *test)
+{
+	struct rr2w *w = rr2w_start(test, RPCRDMA2_TEST_PDATA_RFC8797);
+	const u32 first = RR2C_RECV_INIT + RR2C_BC_SLOTS;
+	struct rpcrdma2_hdr h;
+	u8 msg[64], pl[64];
+	struct rr2c *r;
+	u32 n;
+
+	rr2w_call(w);
+	rr2w_accept(w);
+	r = rr2c(rr2w_xprt(w));
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_CONNPROP);
+	KUNIT_EXPECT_EQ(test, h.credit & RDMA2_CREDIT_GRANT_MASK, first);
+	KUNIT_EXPECT_EQ(test, h.credit >> RDMA2_CREDIT_MAX_SHIFT, RR2C_SLOTS);
+	KUNIT_EXPECT_EQ(test, r->ep.nr_recv_made, first + RPCRDMA2_RECV_EXTRA);
+
+	rr2w_answer_connprop(w);
+	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
+	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+	KUNIT_EXPECT_EQ(test, h.credit & RDMA2_CREDIT_GRANT_MASK,
+			32 + RR2C_BC_SLOTS);
+	KUNIT_EXPECT_EQ(test, h.credit >> RDMA2_CREDIT_MAX_SHIFT, RR2C_SLOTS);
+	KUNIT_EXPECT_EQ(test, r->ep.nr_recv_made,
+			32 + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA);
 	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
 	n += rr2w_reply(msg + n, h.xid, RPC_SUCCESS);
 	rr2w_send(w, msg, n);
@@ -3485,6 +3530,8 @@ static struct kunit_case rr2w_cases[] = {
 	KUNIT_CASE_PARAM(rr2w_xch_client, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v2_errors_end_the_call, rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v2_frame_14_one_message_until_granted,
+			 rr2w_link_gen_params),
+	KUNIT_CASE_PARAM(rr2w_v2_cred_01_grant_is_receives_posted,
 			 rr2w_link_gen_params),
 	KUNIT_CASE_PARAM(rr2w_v1_local_inv_failure_closes_first,
 			 rr2w_clamped_gen_params),
