@@ -253,6 +253,16 @@ static int decode_propval(struct rr2_rd *r, struct rpcrdma2_props *props)
 		if (which == RDMA2_PROPID_BRS &&
 		    props->brs > RDMA2_RVRSDIR_GENL)
 			return RDMA2_ERR_BAD_PROPVAL;	/* V2-PROP-04 */
+		/*
+		 * V2-PROP-19: a segment smaller than a page, or no
+		 * segments at all, is not believed: the default stands
+		 * (RBSIZ is bounded where thresholds are set, nego.c)
+		 */
+		if (which == RDMA2_PROPID_RSSIZ &&
+		    props->rssiz < RPCRDMA2_MIN_RSSIZ)
+			props->rssiz = RDMA2_PROP_RSSIZ_DEFAULT;
+		if (which == RDMA2_PROPID_RCSIZ && !props->rcsiz)
+			props->rcsiz = RDMA2_PROP_RCSIZ_DEFAULT;
 		break;
 	case RDMA2_PROPID_HOSTAUTH:
 		props->hostauth_offset = data - r->base;

@@ -33,6 +33,9 @@
  */
 #define RPCRDMA2_DROP		(-1)
 
+/* The smallest RSSIZ believed (V2-PROP-19): one 4 KiB page. */
+#define RPCRDMA2_MIN_RSSIZ	4096
+
 /*
  * Caps the decoder enforces on chunk lists (V2-ERR-32, V2-ERR-35,
  * V2-ERR-38), and whether the experimental seed 004 header types are

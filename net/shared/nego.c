@@ -129,7 +129,11 @@ static void local_props(const struct rpcrdma2_local *l,
 	p->sbsiz = l->send_size;
 	p->rbsiz = l->recv_size;
 	p->rssiz = l->max_seg_size;
-	p->rcsiz = l->max_segs;
+	/*
+	 * At least 1: a receiver does not believe 0 (V2-PROP-19).  An end
+	 * that takes no chunks in reverse Calls says so by its BRS (E-21)
+	 */
+	p->rcsiz = max_t(u32, l->max_segs, 1);
 	p->brs = l->brs;
 	if (l->hostauth_len) {		/* V2-PROP-09: opaque, as given */
 		p->present |= 1u << (RDMA2_PROPID_HOSTAUTH - 1);

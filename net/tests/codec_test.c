@@ -428,6 +428,29 @@ static void v2_prop_02_empty_is_default(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, p.present & (1u << (RDMA2_PROPID_RSSIZ - 1)));
 }
 
+/*
+ * V2-PROP-19: an RSSIZ under a page or an RCSIZ of 0 is not believed:
+ * the default stands, and the property counts as received.
+ */
+static void v2_prop_19_segment_bounds(struct kunit *test)
+{
+	static const u32 w[] = { 2, RDMA2_PROPID_RSSIZ, 4, 4095,
+				 RDMA2_PROPID_RCSIZ, 4, 0 };
+	static const u32 ok[] = { 2, RDMA2_PROPID_RSSIZ, 4, 4096,
+				  RDMA2_PROPID_RCSIZ, 4, 1 };
+	struct rpcrdma2_props p;
+	u8 *buf = rr2c_bytes(test, w, sizeof(w));
+
+	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_props(buf, sizeof(w), &p), 0);
+	KUNIT_EXPECT_EQ(test, p.rssiz, (u32)RDMA2_PROP_RSSIZ_DEFAULT);
+	KUNIT_EXPECT_EQ(test, p.rcsiz, (u32)RDMA2_PROP_RCSIZ_DEFAULT);
+	KUNIT_EXPECT_TRUE(test, p.present & (1u << (RDMA2_PROPID_RCSIZ - 1)));
+	buf = rr2c_bytes(test, ok, sizeof(ok));
+	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_props(buf, sizeof(ok), &p), 0);
+	KUNIT_EXPECT_EQ(test, p.rssiz, 4096U);
+	KUNIT_EXPECT_EQ(test, p.rcsiz, 1U);
+}
+
 /* V2-FRAME-23, E-13: tell a v1 ERR_VERS from v2 errors. */
 static void v2_frame_23_first_reply(struct kunit *test)
 {
@@ -826,6 +849,7 @@ static struct kunit_case rr2c_cases[] = {
 	KUNIT_CASE(v2_prop_08_connprop_round_trip),
 	KUNIT_CASE(v2_prop_18_all_or_nothing),
 	KUNIT_CASE(v2_prop_02_empty_is_default),
+	KUNIT_CASE(v2_prop_19_segment_bounds),
 	KUNIT_CASE(v2_frame_23_first_reply),
 	KUNIT_CASE(v2_frame_07_first_reply_reserved_flags),
 	KUNIT_CASE(v2_err_26_rpc_xid_ok),

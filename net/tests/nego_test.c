@@ -69,6 +69,16 @@ static void v2_inline_03_hello(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hdr.htype, (u32)RDMA2_CONNPROP);
 	KUNIT_EXPECT_EQ(test, hdr.flags, 0U);	/* final, not a response */
 	KUNIT_EXPECT_EQ(test, hdr.props.rbsiz, 4096U);
+	/*
+	 * V2-PROP-19: an end that takes no chunks (the client as a
+	 * Responder) still says RCSIZ 1, which a receiver believes
+	 */
+	l.max_segs = 0;
+	len = rpcrdma2_nego_client_hello(&l, 1, buf, RR2N_BUF);
+	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_hdr(buf, len, 2, &lim, &hdr), 0);
+	KUNIT_EXPECT_TRUE(test,
+			  hdr.props.present & (1u << (RDMA2_PROPID_RCSIZ - 1)));
+	KUNIT_EXPECT_EQ(test, hdr.props.rcsiz, 1U);
 	/* rdmavers=1: no CONNPROP at all */
 	rr2n_local(&l, 1, 4096);
 	KUNIT_EXPECT_EQ(test, rpcrdma2_nego_client_hello(&l, 1, buf, RR2N_BUF),

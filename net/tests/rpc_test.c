@@ -3171,8 +3171,14 @@ static void rr2r_expect_clnt_conn(struct kunit *test, struct rpc_clnt *clnt,
 	KUNIT_EXPECT_EQ(test, r->credits, credits);
 	KUNIT_EXPECT_EQ(test, r->ep.attr.nr_recv,
 			credits + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA);
+	/*
+	 * V2-CRED-02: the CONNPROP grants the Receives the connection
+	 * starts with and asks for the credits
+	 */
 	KUNIT_EXPECT_EQ(test, r->local.credits,
-			rpcrdma2_credit_out(RPCRDMA2_VERS_2, credits));
+			rpcrdma2_credit_word(min_t(u32, credits,
+						   RR2C_RECV_INIT) +
+					     RR2C_BC_SLOTS, credits));
 	/* the server grants 32 at first: the client uses no more than asked */
 	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_grant(&r->xprt),
 			min_t(u32, credits, RR2S_CREDITS_INIT));
