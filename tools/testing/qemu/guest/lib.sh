@@ -288,13 +288,46 @@ rr2_server_setup() {
 	mkdir -p /export/v3 /export/v4.2
 }
 
-# Wait (15 minutes at most) for the client to say it has finished.
+# Wait (15 minutes at most) for the client to say it has finished;
+# meanwhile make the writes that recall its delegations when it asks
+# (/export/.rr2-recall-req "EXPORT NAME", answered in .rr2-recall-ack
+# by rr2_recall_here's "HELD LATE").
 rr2_server_wait_client() {
+	local req
 	for _ in $(seq 900); do
 		[ -e /export/.rr2-done ] && break
+		if [ -s /export/.rr2-recall-req ]; then
+			req=$(cat /export/.rr2-recall-req)
+			rm -f /export/.rr2-recall-req
+			# shellcheck disable=SC2086 # "EXPORT NAME"
+			rr2_recall_here $req > /export/.rr2-recall-ack.new
+			mv /export/.rr2-recall-ack.new /export/.rr2-recall-ack
+			rr2_info "recall $req: $(cat /export/.rr2-recall-ack)"
+		fi
 		sleep 1
 	done
 	rr2_check server.client-finished test -e /export/.rr2-done
+}
+
+# rr2_nfsd_delegs NAME: how many delegations nfsd holds on files named
+# NAME (/proc/fs/nfsd/clients/*/states, where a delegation's file shows
+# as "DIR/NAME")
+rr2_nfsd_delegs() {
+	cat /proc/fs/nfsd/clients/*/states 2>/dev/null |
+		grep -c "type: deleg.*filename: \"[^\"]*/$1\""
+}
+
+# rr2_recall_here EXPORT NAME: on the server, "HELD LATE": the
+# delegations nfsd holds on EXPORT/data/NAME, and, when it holds one,
+# whether a write to the file here failed to finish within 5 s (1) or
+# did (0: the client returned the delegation in time)
+rr2_recall_here() {
+	local held late=1
+	held=$(rr2_nfsd_delegs "$2")
+	if [ "$held" -ge 1 ]; then
+		timeout 5 sh -c "echo two >> '$1/data/$2'" && late=0
+	fi
+	echo "$held $late"
 }
 
 # rr2_svc_counters: rpcrdma2's server counters, once the server half has

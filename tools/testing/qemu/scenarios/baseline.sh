@@ -66,8 +66,11 @@ rr2_client_run() {
 		# each with BIND_CONN_TO_SESSION
 		[ "$vers" = 3 ] || rr2_check "callback-path-up.v$vers" \
 			test "$(rr2_op_count "$dir" BIND_CONN_TO_SESSION)" = 0
-		[ "$vers" != 3 ] && [ "$RR2_MOD" = ours ] &&
-			[ "$RR2_ROLE" = single ] &&
+		# in one guest with rpcrdma2 at both ends; across two,
+		# whichever module each end runs (the server guest makes
+		# the conflicting write: rr2_server_wait_client)
+		[ "$vers" != 3 ] && { [ "$RR2_ROLE" = client ] ||
+			{ [ "$RR2_MOD" = ours ] && [ "$RR2_ROLE" = single ]; }; } &&
 			rr2_check "callback-recall.v$vers" rr2_deleg_recall \
 				"$dir" "/export/v$vers"
 		rr2_info "v$vers after I/O: $(rr2_mount_rdma2 "$dir")"
@@ -352,28 +355,30 @@ rr2_hostauth_seen() {
 		[ "$(cat /proc/sys/sunrpc/svc_rdma/rpcrdma2_hostauth)" -ge 1 ]
 }
 
-# One guest, rpcrdma2 as the client: a delegation that a write on the
-# server's own file system recalls reaches the client as a reverse
-# Call (CB_RECALL) on the mount's connection, at the settled level
-# (RFC 8167; V2-RDIR-12 on Version 2), and is answered: the client
-# returns the delegation (DELEGRETURN) and the write finishes within
-# 5 s, well before nfsd (lease time 10 s) would revoke it.
+# A delegation that a write on the server's own file system recalls
+# reaches the client as a reverse Call (CB_RECALL) on the mount's
+# connection, at the settled level (RFC 8167; V2-RDIR-12 on Version 2),
+# and is answered: the client returns the delegation (DELEGRETURN) and
+# the write finishes within 5 s, well before nfsd (lease time 10 s)
+# would revoke it.  In one guest the write is made here; across two
+# the server guest makes it when asked (rr2_recall_at_server).
 #
 # Whether nfsd grants the delegation is its own policy, not the
 # transport's: none in the grace period, none while it counts another
 # writer of the file (nfsd4_check_conflicting_opens), none after a
 # conflict on it.  A missing recall and a delegation never granted
 # look the same from the client (bc_calls and DELEGRETURN unchanged),
-# so the delegation is first seen held in /proc/fs/nfsd/clients/*/states,
-# on a fresh file, up to three tries; the recall is checked on the one
-# nfsd holds.
+# so the server first sees the delegation held in
+# /proc/fs/nfsd/clients/*/states, on a fresh file, up to three tries;
+# the recall is checked on the one nfsd holds.
 #
 # rr2_deleg_recall DIR EXPORT [tcp]: with "tcp" (NFSv4.0, which has no
 # backchannel over RDMA) the recall comes over TCP instead, to the
 # client's callback service: the transport's reverse Calls stay at
-# what they were.
+# what they were.  bc_calls is rpcrdma2's (all of the mount's
+# transports); with the stock client only DELEGRETURN is checked.
 rr2_deleg_recall() {
-	local dir=$1 exp=$2 path=${3:-rdma} calls rets ok=0 f try held=0
+	local dir=$1 exp=$2 path=${3:-rdma} calls rets f try held=0 late=1 v
 	mkdir -p "$dir/data" || return 1
 	for try in 1 2 3; do
 		f=deleg$try-${dir##*/}
@@ -381,37 +386,56 @@ rr2_deleg_recall() {
 		sleep 1
 		exec 3< "$dir/data/$f"
 		cat <&3 > /dev/null
-		held=$(rr2_nfsd_delegs "$f")
-		[ "$held" -ge 1 ] && break
+		calls=$(rr2_bc_calls "$dir")
+		rets=$(rr2_op_count "$dir" DELEGRETURN)
+		v=$(rr2_recall_at_server "$exp" "$f") || { exec 3<&-; return 1; }
+		held=${v% *} late=${v#* }
 		exec 3<&-
+		[ "$held" -ge 1 ] && break
 		echo "try $try: nfsd granted no delegation on $f"
 		sleep 2
 	done
-	grep -h "callback" /proc/fs/nfsd/clients/*/info
-	[ "$held" -ge 1 ] || return 1
-	calls=$(rr2_mount_field "$dir" bc_calls)
-	rets=$(rr2_op_count "$dir" DELEGRETURN)
-	timeout 5 sh -c "echo two >> '$exp/data/$f'" || ok=1
-	exec 3<&-
-	echo "$f: delegations held $held, local write timed out: $ok," \
-		"bc_calls $calls -> $(rr2_mount_field "$dir" bc_calls)," \
-		"DELEGRETURN $rets -> $(rr2_op_count "$dir" DELEGRETURN)," \
-		"delegations held now $(rr2_nfsd_delegs "$f")"
-	[ "$ok" = 0 ] && [ "$(rr2_op_count "$dir" DELEGRETURN)" -gt "$rets" ] ||
-		return 1
+	[ "$RR2_ROLE" = single ] && grep -h "callback" /proc/fs/nfsd/clients/*/info
+	echo "$f: delegations held $held, write on the server timed out: $late," \
+		"bc_calls $calls -> $(rr2_bc_calls "$dir")," \
+		"DELEGRETURN $rets -> $(rr2_op_count "$dir" DELEGRETURN)"
+	[ "$held" -ge 1 ] && [ "$late" = 0 ] &&
+		[ "$(rr2_op_count "$dir" DELEGRETURN)" -gt "$rets" ] || return 1
+	[ -n "$calls" ] || return 0		# the stock client
 	if [ "$path" = tcp ]; then
-		[ "$(rr2_mount_field "$dir" bc_calls)" = "$calls" ]
+		[ "$(rr2_bc_calls "$dir")" = "$calls" ]
 	else
-		[ "$(rr2_mount_field "$dir" bc_calls)" -gt "$calls" ]
+		[ "$(rr2_bc_calls "$dir")" -gt "$calls" ]
 	fi
 }
 
-# rr2_nfsd_delegs NAME: how many delegations nfsd holds on files named
-# NAME (/proc/fs/nfsd/clients/*/states, where a delegation's file shows
-# as "DIR/NAME")
-rr2_nfsd_delegs() {
-	cat /proc/fs/nfsd/clients/*/states 2>/dev/null |
-		grep -c "type: deleg.*filename: \"[^\"]*/$1\""
+# rr2_bc_calls DIR: reverse Calls received by all of the mount's
+# rpcrdma2 transports; nothing when the client is the stock module
+rr2_bc_calls() {
+	rr2_mount_rdma2_all "$1" | awk '{ for (i = 1; i < NF; i++)
+		if ($i == "bc_calls") { n += $(i + 1); seen = 1 } }
+		END { if (seen) print n }'
+}
+
+# rr2_recall_at_server EXPORT NAME: "HELD LATE" from the server's
+# rr2_recall_here, made here in one guest; in a client guest asked for
+# through a control mount (NFSv3 over TCP, no lookup cache, as
+# rr2_control_mount's) and answered by the
+# server guest's rr2_server_wait_client loop within 20 s.
+rr2_recall_at_server() {
+	local ctl=/mnt/ctl
+	if [ "$RR2_ROLE" = single ]; then
+		rr2_recall_here "$1" "$2"
+		return
+	fi
+	mkdir -p "$ctl"
+	mountpoint -q "$ctl" || mount -t nfs -o \
+		vers=3,proto=tcp,nolock,lookupcache=none,actimeo=0 \
+		"$RR2_SERVER_IP:/export" "$ctl" || return 1
+	rm -f "$ctl/.rr2-recall-ack"
+	echo "$1 $2" > "$ctl/.rr2-recall-req" || return 1
+	rr2_wait_file "$ctl/.rr2-recall-ack" 20 || return 1
+	cat "$ctl/.rr2-recall-ack" && rm -f "$ctl/.rr2-recall-ack"
 }
 
 RR2_KNOBS="rdma_slot_table_entries rdma_max_inline_read rdma_max_inline_write"
