@@ -383,6 +383,7 @@ u32 rr2c_marshal_limits(struct rr2c *r);
 void rr2c_frwr_init(struct rr2c *r);
 int rr2c_frwr_create(struct rr2c *r);
 u32 rr2c_frwr_nr_wrs(u32 credits);
+void rr2c_ep_queues(struct rpcrdma2_ep_attr *attr, u32 credits);
 u32 rr2c_credits_fit(u32 want, const struct rpcrdma2_dev_attr *dev,
 		     u32 nr_send);
 bool rr2c_frwr_room(struct rr2c *r);

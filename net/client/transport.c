@@ -384,22 +384,34 @@ static const char *rr2c_fallback_why(const struct rr2c *r)
 	}
 }
 
-/*
- * Whether a connection asking for @c credits fits the device's queues,
- * as rpcrdma2_ep_create() checks them: a Receive per credit plus the
- * reverse-Call and V2-CRED-07 ones in the Receive Queue; the Sends and
- * a REG_MR and a LOCAL_INV per MR of a full pool (rr2c_frwr_nr_wrs(),
- * never below one RPC's worst case) in the Send Queue; one more of each
- * for ib_drain_qp(); and all of their completions in the CQ.
+/**
+ * rr2c_ep_queues - the queues of a connection asking for @credits
+ * @attr: its endpoint's attributes; the queue sizes are set
+ * @credits: the credits asked for
+ *
+ * A Receive per credit plus the reverse-Call and V2-CRED-07 ones, made
+ * as the server grants credits (rr2c_recvs_for()) from RR2C_RECV_INIT
+ * credits' worth; a REG_MR and a LOCAL_INV per MR of a full pool
+ * (rr2c_frwr_nr_wrs(), never below one RPC's worst case) on the Send
+ * Queue beside the Sends.
  */
+void rr2c_ep_queues(struct rpcrdma2_ep_attr *attr, u32 credits)
+{
+	const u32 extra = RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
+
+	attr->nr_recv = credits + extra;
+	attr->nr_recv_init = min(credits, RR2C_RECV_INIT) + extra;
+	attr->nr_send_extra = rr2c_frwr_nr_wrs(credits);
+}
+
+/* Whether rpcrdma2_ep_create() takes a connection asking for @c credits */
 static bool rr2c_queues_fit(u32 c, const struct rpcrdma2_dev_attr *dev,
 			    u32 nr_send)
 {
-	u64 nr_recv = (u64)c + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
-	u64 nsend = (u64)nr_send + rr2c_frwr_nr_wrs(c) + 1;
+	struct rpcrdma2_ep_attr attr = { .nr_send = nr_send };
 
-	return nr_recv + 1 <= dev->max_qp_wr && nsend <= dev->max_qp_wr &&
-	       nr_recv + nsend + 1 <= dev->max_cqe;
+	rr2c_ep_queues(&attr, c);
+	return rpcrdma2_ep_attr_fits(&attr, dev);
 }
 
 /**
@@ -499,11 +511,7 @@ static int rr2c_connect(struct rr2c *r)
 	 * MR the pool may grow to.
 	 */
 	r->credits = rr2c_credits_for(r, id->device, &attr);
-	attr.nr_recv = r->credits + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
-	/* the rest as the server grants them: rr2c_recvs_for() */
-	attr.nr_recv_init = min(r->credits, RR2C_RECV_INIT) + RR2C_BC_SLOTS +
-			    RPCRDMA2_RECV_EXTRA;
-	attr.nr_send_extra = rr2c_frwr_nr_wrs(r->credits);
+	rr2c_ep_queues(&attr, r->credits);
 	ret = rpcrdma2_ep_create(&r->ep, id, &attr, &rr2c_ep_ops, r);
 	if (ret)
 		goto fail_id;
@@ -922,7 +930,10 @@ static int rr2c_tx_begin(struct rr2c *r, struct rpc_rqst *req)
 		return rr2c_too_big(r, req, -EMSGSIZE);
 	if (nmsgs > 1)
 		r->stats.cont_msgs++;
-	/* mountstats' pullup_copy_count: what follows the head is copied */
+	/*
+	 * mountstats' pullup_copy_count: what follows the head is copied,
+	 * at each transmission, reverse Replies too, as stock counts it
+	 */
 	r->stats.pullup_octets += rpcrdma2_tx_len(&r->tx) -
 				  min_t(u32, rpcrdma2_tx_len(&r->tx),
 					req->rq_snd_buf.head[0].iov_len);

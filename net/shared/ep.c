@@ -186,6 +186,43 @@ static int rpcrdma2_ep_buffers(struct rpcrdma2_ep *ep)
 	return 0;
 }
 
+/*
+ * One Receive, one Send and their completions beyond what the owner
+ * posts: ib_drain_qp() posts a marker on each queue when every Receive
+ * is posted and Sends may be outstanding.
+ */
+static u64 rr2_ep_nsend(const struct rpcrdma2_ep_attr *attr)
+{
+	return (u64)attr->nr_send + attr->nr_send_extra + 1;
+}
+
+static u64 rr2_ep_ncqe(const struct rpcrdma2_ep_attr *attr)
+{
+	return (u64)attr->nr_recv + rr2_ep_nsend(attr) + 1 +
+	       attr->nr_rw_ctxs + attr->nr_cqe_extra;
+}
+
+/**
+ * rpcrdma2_ep_attr_fits - whether a device's queues hold an endpoint
+ * @attr: what the endpoint is asked to hold
+ * @dattr: the device's limits
+ *
+ * The rule rpcrdma2_ep_create() applies, for owners that size their
+ * endpoint to the device first.  rdma_rw adds up to three WRs per
+ * context (registration, the operation, invalidation) and silently
+ * clamps the Send Queue to the device's limit: refuse rather than be
+ * shortchanged.
+ */
+bool rpcrdma2_ep_attr_fits(const struct rpcrdma2_ep_attr *attr,
+			   const struct rpcrdma2_dev_attr *dattr)
+{
+	return attr->nr_recv && attr->nr_send &&
+	       (u64)attr->nr_recv + 1 <= dattr->max_qp_wr &&
+	       rr2_ep_nsend(attr) + 3ULL * attr->nr_rw_ctxs <=
+	       dattr->max_qp_wr &&
+	       rr2_ep_ncqe(attr) <= dattr->max_cqe;
+}
+
 /**
  * rpcrdma2_ep_create - set up the verbs resources on a cm_id
  * @ep: endpoint to fill in (zeroed here)
@@ -213,24 +250,10 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 	ep->ops = ops;
 	ep->priv = priv;
 	rpcrdma2_dev_attr(id->device, &ep->dattr);
-	/*
-	 * One Receive, one Send and their completions beyond what the
-	 * owner posts: ib_drain_qp() posts a marker on each queue when
-	 * every Receive is posted and Sends may be outstanding.
-	 */
-	nsend = attr->nr_send + attr->nr_send_extra + 1;
-	ncqe = attr->nr_recv + nsend + 1 + attr->nr_rw_ctxs +
-	       attr->nr_cqe_extra;
-	/*
-	 * rdma_rw adds up to three WRs per context (registration, the
-	 * operation, invalidation) and silently clamps the Send Queue to
-	 * the device's limit: refuse rather than be shortchanged.
-	 */
-	if (!attr->nr_recv || !attr->nr_send ||
-	    attr->nr_recv + 1 > dattr->max_qp_wr ||
-	    nsend + 3 * attr->nr_rw_ctxs > dattr->max_qp_wr ||
-	    ncqe > dattr->max_cqe)
+	if (!rpcrdma2_ep_attr_fits(attr, dattr))
 		return -EINVAL;
+	nsend = rr2_ep_nsend(attr);
+	ncqe = rr2_ep_ncqe(attr);
 	/* nothing is made on a device being removed (shared/dev.c) */
 	err = rpcrdma2_dev_get(&ep->dev, id->device, rpcrdma2_ep_removing);
 	if (err)

@@ -164,6 +164,8 @@ static inline void rpcrdma2_ep_cid(struct rpcrdma2_ep *ep,
 	cid->id = atomic_inc_return(&ep->next_cid);
 }
 
+bool rpcrdma2_ep_attr_fits(const struct rpcrdma2_ep_attr *attr,
+			   const struct rpcrdma2_dev_attr *dattr);
 int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 		       const struct rpcrdma2_ep_attr *attr,
 		       const struct rpcrdma2_ep_ops *ops, void *priv);

@@ -3430,20 +3430,16 @@ static void rr2w_suite_exit(struct kunit_suite *suite)
 }
 
 /*
- * What rpcrdma2_ep_create() takes of a device (the oracle here): the
- * Receive Queue holds a Receive per credit and the extra ones, the Send
- * Queue the Sends and a REG_MR and a LOCAL_INV per MR of a full pool
- * (never below one RPC's worst case), each one more for the drain, and
- * the CQ all of their completions.
+ * The oracle: whether rpcrdma2_ep_create() itself takes the endpoint
+ * rr2c_connect() asks for with @credits.
  */
 static bool rr2w_ep_takes(const struct rpcrdma2_dev_attr *dev, u32 credits,
 			  u32 nr_send)
 {
-	u64 nr_recv = (u64)credits + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
-	u64 nsend = (u64)nr_send + rr2c_frwr_nr_wrs(credits) + 1;
+	struct rpcrdma2_ep_attr attr = { .nr_send = nr_send };
 
-	return nr_recv + 1 <= dev->max_qp_wr && nsend <= dev->max_qp_wr &&
-	       nr_recv + nsend + 1 <= dev->max_cqe;
+	rr2c_ep_queues(&attr, credits);
+	return rpcrdma2_ep_attr_fits(&attr, dev);
 }
 
 /* @c is the most credits up to the default that fit, or 0: none fit */
