@@ -286,15 +286,27 @@ rr2_server_setup() {
 	rr2_check setup.transport rr2_load_transport || return 1
 	rr2_check setup.nfsd rr2_start_nfsd "$RR2_PORT" || return 1
 	mkdir -p /export/v3 /export/v4.2
+	[ "$RR2_ROLE" != server ] || rr2_recall_responder &
 }
 
-# Wait (15 minutes at most) for the client to say it has finished;
-# meanwhile make the writes that recall its delegations when it asks
-# (/export/.rr2-recall-req "EXPORT NAME", answered in .rr2-recall-ack
-# by rr2_recall_here's "HELD LATE").
+# Wait (15 minutes at most) for the client to say it has finished.
 rr2_server_wait_client() {
-	local req
 	for _ in $(seq 900); do
+		[ -e /export/.rr2-done ] && break
+		sleep 1
+	done
+	rr2_check server.client-finished test -e /export/.rr2-done
+}
+
+# In the background of a server guest, whatever else it waits for
+# (fleet.sh, krb5.sh): make the writes that recall a client's
+# delegations when it asks (baseline.sh's rr2_recall_at_server), until
+# the client has finished or for an hour.  A request is
+# /export/.rr2-recall-req, "EXPORT NAME"; the answer .rr2-recall-ack,
+# rr2_recall_here's "HELD LATE".
+rr2_recall_responder() {
+	local req
+	for _ in $(seq 3600); do
 		[ -e /export/.rr2-done ] && break
 		if [ -s /export/.rr2-recall-req ]; then
 			req=$(cat /export/.rr2-recall-req)
@@ -306,7 +318,6 @@ rr2_server_wait_client() {
 		fi
 		sleep 1
 	done
-	rr2_check server.client-finished test -e /export/.rr2-done
 }
 
 # rr2_nfsd_delegs NAME: how many delegations nfsd holds on files named

@@ -68,7 +68,7 @@ rr2_client_run() {
 			test "$(rr2_op_count "$dir" BIND_CONN_TO_SESSION)" = 0
 		# in one guest with rpcrdma2 at both ends; across two,
 		# whichever module each end runs (the server guest makes
-		# the conflicting write: rr2_server_wait_client)
+		# the conflicting write: rr2_recall_responder)
 		[ "$vers" != 3 ] && { [ "$RR2_ROLE" = client ] ||
 			{ [ "$RR2_MOD" = ours ] && [ "$RR2_ROLE" = single ]; }; } &&
 			rr2_check "callback-recall.v$vers" rr2_deleg_recall \
@@ -421,7 +421,7 @@ rr2_bc_calls() {
 # rr2_recall_here, made here in one guest; in a client guest asked for
 # through a control mount (NFSv3 over TCP, no lookup cache, as
 # rr2_control_mount's) and answered by the
-# server guest's rr2_server_wait_client loop within 20 s.
+# server guest's rr2_recall_responder within 20 s.
 rr2_recall_at_server() {
 	local ctl=/mnt/ctl
 	if [ "$RR2_ROLE" = single ]; then
