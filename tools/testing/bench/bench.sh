@@ -111,7 +111,7 @@ END {
 	print ""
 	for (x = 1; x <= nn; x++) {
 		n = names[x]
-		if (n ~ /^ib_/) continue
+		if (n ~ /^(ib_|rdma-|send-)/) continue
 		printf "%-20s", n
 		for (i = 1; i <= k; i++) for (j = 1; j <= k; j++) if (i != j && ts[j] != "ours" && ts[i] != "tcp") {
 			a = med[ts[i], n]; b = med[ts[j], n]
@@ -121,17 +121,21 @@ END {
 		}
 		print ""
 	}
-	r = med["raw", "ib_write_bw-64k"]
-	if (r) {
+	# the 1 MiB jobs against the raw link used the same way: READ data
+	# goes by RDMA Write, WRITE data (a Read chunk) by RDMA Read
+	raw["seqread-1m"] = "rdma-write-1m"; raw["seqwrite-1m"] = "rdma-read-1m"
+	if (cnt["raw", "rdma-write-1m"] || cnt["raw", "rdma-read-1m"]) {
 		print ""
-		printf "%-20s", "of raw ib_write_bw"
+		printf "%-20s", "of the raw link"
 		for (i = 1; i <= k; i++) printf " %14s", ts[i]
 		print ""
-		for (x = 1; x <= nn; x++) {
-			n = names[x]
-			if (n !~ /^seq.*-1m$/) continue
-			printf "%-20s", n
-			for (i = 1; i <= k; i++) printf " %14.2f", med[ts[i], n] / r
+		for (n in raw) {
+			if (!cnt["raw", raw[n]]) continue
+			r = median("raw", raw[n])
+			printf "%-20s", n " / " raw[n]
+			for (i = 1; i <= k; i++)
+				if (med[ts[i], n] == "" || !r) printf " %14s", "-"
+				else printf " %14.2f", med[ts[i], n] / r
 			print ""
 		}
 	}

@@ -320,6 +320,68 @@ rr2_profile() {
 	rr2_prof_finish "$t"
 }
 
+# The raw link, measured the way NFS traffic uses it, for a ceiling
+# that means something (the two-guest benchmark, each round): 1 MiB
+# RDMA Writes and Reads four at a time (a READ's Write chunk, a WRITE's
+# Read chunk, fio's 1 MiB jobs at iodepth 4), 8 KiB Sends 32 at a time
+# (inline messages and continuation), and Send latency at 64 octets and
+# 8 KiB.  The bandwidths run for RR2_BENCH_RUNTIME seconds (perftest
+# -D), the latencies 2000 round trips.  "NAME TOOL SIZE DEPTH UNIT"
+RR2_RAW_TESTS='rdma-write-1m ib_write_bw 1048576 4 MiB/s
+rdma-read-1m ib_read_bw 1048576 4 MiB/s
+send-8k ib_send_bw 8192 32 MiB/s
+send-lat-64 ib_send_lat 64 1 usec
+send-lat-8k ib_send_lat 8192 1 usec'
+
+# rr2_raw_args TOOL SIZE DEPTH: perftest's arguments, the same at both
+# ends.  -e: completions by event, as the transports take them; polling
+# a CQ in a busy loop takes the vCPU that rxe's own work needs.
+rr2_raw_args() {
+	case $1 in
+	ib_send_lat) echo "-R -e -d rxe0 -F -s $2 -n 2000" ;;
+	*) echo "-R -e -d rxe0 -F -s $2 -t $3 -D $RR2_BENCH_RUNTIME" ;;
+	esac
+}
+
+# The server's end of rr2_raw_clients: each test's listener in turn.
+rr2_raw_servers() {
+	local name tool size depth unit
+	while read -r name tool size depth unit; do
+		# shellcheck disable=SC2046 # the arguments are words
+		timeout $((RR2_BENCH_RUNTIME + 90)) "$tool" \
+			$(rr2_raw_args "$tool" "$size" "$depth") \
+			> "/tmp/raw-$name.srv" 2>&1 < /dev/null
+	done <<< "$RR2_RAW_TESTS"
+}
+
+# The client's end: each test once the server listens (perftest's client
+# fails at once when nothing does: tried again for 15 s), its figure as
+# "RR2: BENCH raw NAME VALUE UNIT ROUND" (bandwidth: the average;
+# latency: the mean).
+rr2_raw_clients() {
+	local name tool size depth unit out v
+	while read -r name tool size depth unit; do
+		v=
+		for _ in $(seq 15); do
+			# shellcheck disable=SC2046 # the arguments are words
+			out=$(timeout $((RR2_BENCH_RUNTIME + 60)) "$tool" \
+				$(rr2_raw_args "$tool" "$size" "$depth") \
+				"$RR2_SERVER_IP" 2>&1 < /dev/null)
+			v=$(echo "$out" | awk -v s="$size" -v lat="$unit" '
+				$1 == s && lat == "usec" && NF >= 6 { print $6 }
+				$1 == s && lat != "usec" && NF >= 4 { printf "%.1f\n", $4 }')
+			[ -n "$v" ] && break
+			sleep 1
+		done
+		if [ -n "$v" ]; then
+			rr2_bench raw "$name" "$v" "$unit"
+		else
+			rr2_fail "bench.raw.$name"
+			echo "$out" | tail -n 5
+		fi
+	done <<< "$RR2_RAW_TESTS"
+}
+
 rr2_perftest() {
 	local out
 	ib_write_bw -R -d rxe0 -F -s 65536 -n 3000 > /tmp/wbw.srv 2>&1 &

@@ -3,8 +3,8 @@
 #
 # Scenario "bench2": the bench workloads across two guests (client and
 # server on different hosts joined by one link), for each transport in
-# rr2.args (tcp, stock, ours) in one boot of each guest, plus the raw
-# RDMA Write bandwidth of the same link.  Prints
+# rr2.args (tcp, stock, ours) in one boot of each guest, each round
+# beginning with the raw link the way NFS uses it (rr2_raw_clients).  Prints
 #   RR2: BENCH <transport> <test> <value> <unit> <round>
 #   RR2: WORK <transport> <workload> <counter> <per-op value>
 # on the client (WORK: the client's end only) and asserts nothing on
@@ -72,12 +72,18 @@ rr2_server_transport() {
 		rr2_check "bench.$t.listen" rpc.nfsd --rdma="$RR2_PORT" 4 || return 1
 		sleep 11	# the new grace period ends before timing
 		;;
+	raw)
+		rr2_raw_servers &
+		;;
 	esac
 	touch "/export/.bench-ready-$f"
 	[ -z "$RR2_BENCH_PROFILE" ] ||
 		rr2_server_profile "$t" "/export/.bench-prof-$f" "/export/.bench-done-$f"
 	rr2_check "bench.$t.client-done" rr2_wait_file "/export/.bench-done-$f"
 	case $t in
+	raw)
+		wait
+		;;
 	stock|ours)
 		rpc.nfsd 0
 		if [ "$t" = stock ]; then modprobe -r rpcrdma; else rmmod rpcrdma2; fi
@@ -90,6 +96,11 @@ rr2_client_transport() {
 	local t=$1 f=$1.$RR2_BENCH_ROUND opts
 	touch "$RR2_CTL/.bench-want-$f"
 	rr2_check "bench.$t.server-ready" rr2_wait_file "$RR2_CTL/.bench-ready-$f" || return 1
+	if [ "$t" = raw ]; then
+		rr2_raw_clients
+		touch "$RR2_CTL/.bench-done-$f"
+		return
+	fi
 	case $t in
 	tcp)
 		opts=vers=4.2,proto=tcp ;;
@@ -134,11 +145,8 @@ rr2_main() {
 		rr2_check setup.nfsd rr2_start_nfsd || return
 		mkdir -p /export/bench
 		rr2_check setup.readdir-dir rr2_readdir_dir /export/bench/rd || return
-		# the raw link: ib_write_bw and ib_send_lat servers, one run each
-		(ib_write_bw -R -d rxe0 -F -s 65536 -n 3000 > /tmp/wbw.srv 2>&1
-		 ib_send_lat -R -d rxe0 -F -s 64 -n 2000 > /tmp/slat.srv 2>&1) &
 		for RR2_BENCH_ROUND in $(seq "$rounds"); do
-			for t in $transports; do
+			for t in raw $transports; do
 				rr2_server_transport "$t" || break 2
 			done
 		done
@@ -147,16 +155,8 @@ rr2_main() {
 		rr2_check setup.rdma rr2_setup_rdma "$RR2_CLIENT_IP" || return
 		modprobe -a sunrpc nfs nfsv4 || return
 		rr2_control_mount "$RR2_CTL" || return
-		sleep 2
-		out=$(ib_write_bw -R -d rxe0 -F -s 65536 -n 3000 "$RR2_SERVER_IP" 2>&1)
-		echo "$out" | awk '$1 == 65536 && NF >= 4 { printf "%.1f\n", $4 }' |
-			while read -r v; do rr2_bench raw ib_write_bw-64k "$v" MiB/s; done
-		sleep 2
-		out=$(ib_send_lat -R -d rxe0 -F -s 64 -n 2000 "$RR2_SERVER_IP" 2>&1)
-		echo "$out" | awk '$1 == 64 && NF >= 6 { print $6 }' |
-			while read -r v; do rr2_bench raw ib_send_lat-64 "$v" usec; done
 		for RR2_BENCH_ROUND in $(seq "$rounds"); do
-			for t in $transports; do
+			for t in raw $transports; do
 				rr2_client_transport "$t"
 			done
 		done
