@@ -57,6 +57,7 @@
 #include "rpcrdma2.h"
 #include "client/client.h"
 #include "shared/log.h"
+#include "shared/fault.h"
 #include <trace/events/rpcrdma2.h>
 
 static const struct rpc_xprt_ops rr2c_ops;
@@ -719,7 +720,7 @@ static int rr2c_alloc_sparse_pages(struct xdr_buf *buf)
 	if (!(buf->flags & XDRBUF_SPARSE_PAGES) || !buf->page_len)
 		return 0;
 	for (; n; n--, ppages++) {
-		if (!*ppages)
+		if (!*ppages && !rpcrdma2_fail(RPCRDMA2_FAIL_REPLY))
 			*ppages = alloc_page(GFP_NOWAIT | __GFP_NOWARN);
 		if (!*ppages)
 			return -ENOBUFS;	/* retried after a delay */

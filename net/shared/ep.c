@@ -41,6 +41,7 @@
 #include <linux/slab.h>
 
 #include "shared/ep.h"
+#include "shared/fault.h"
 #include <trace/events/rpcrdma2.h>
 
 static void rpcrdma2_ep_recv_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -160,6 +161,8 @@ static int rpcrdma2_ep_buffers(struct rpcrdma2_ep *ep)
 	for (i = 0; i < (ep->attr.nr_recv_init ?: ep->attr.nr_recv); i++) {
 		struct rpcrdma2_recv *rv = &ep->recvs[i];
 
+		if (rpcrdma2_fail(RPCRDMA2_FAIL_CONNECT))
+			return -ENOMEM;
 		err = rpcrdma2_ep_map(dev, &rv->buf, &rv->dma,
 				      ep->attr.recv_size, DMA_FROM_DEVICE,
 				      GFP_KERNEL);
@@ -235,6 +238,10 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 	err = rpcrdma2_dev_get(&ep->dev, id->device, rpcrdma2_ep_removing);
 	if (err)
 		return err;
+	if (rpcrdma2_fail(RPCRDMA2_FAIL_CONNECT)) {
+		err = -ENOMEM;
+		goto out;
+	}
 
 	ep->pd = ib_alloc_pd(id->device, 0);
 	if (IS_ERR(ep->pd)) {
@@ -347,7 +354,8 @@ int rpcrdma2_ep_post_recv(struct rpcrdma2_recv *rv)
 	trace_rpcrdma2_post_recv(rv);
 	/* counted first: the completion may run before the post returns */
 	atomic_inc(&ep->recvs_posted);
-	ret = ib_post_recv(ep->id->qp, &wr, NULL);
+	ret = rpcrdma2_fail(RPCRDMA2_FAIL_RECV_REFILL) ? -ENOMEM :
+	      ib_post_recv(ep->id->qp, &wr, NULL);
 	if (ret)
 		atomic_dec(&ep->recvs_posted);
 	return ret;
@@ -374,7 +382,8 @@ u32 rpcrdma2_ep_grow_recvs(struct rpcrdma2_ep *ep, u32 want, gfp_t gfp)
 	while (ep->nr_recv_made < want) {
 		struct rpcrdma2_recv *rv = &ep->recvs[ep->nr_recv_made];
 
-		if (rpcrdma2_ep_map(dev, &rv->buf, &rv->dma,
+		if (rpcrdma2_fail(RPCRDMA2_FAIL_RECV_REFILL) ||
+		    rpcrdma2_ep_map(dev, &rv->buf, &rv->dma,
 				    ep->attr.recv_size, DMA_FROM_DEVICE,
 				    gfp | __GFP_NOWARN) ||
 		    rpcrdma2_ep_post_recv(rv)) {

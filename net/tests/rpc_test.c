@@ -45,6 +45,7 @@
 #include "client/client.h"
 #include "server/server.h"
 #include "shared/codec.h"
+#include "shared/fault.h"
 #include "shared/nego.h"
 #include "tests/env.h"
 
@@ -4766,6 +4767,165 @@ static void rr2r_suite_exit(struct kunit_suite *suite)
 		rpcrdma2_test_env_down(&rr2r_envs[i]);
 }
 
+/* ---- allocation-failure injection (shared/fault.c) ---- */
+
+static void rr2r_fail_off(void *data)
+{
+	rpcrdma2_fail_reset();
+}
+
+/*
+ * What an RPC may end with while an allocation fails under it: done
+ * (0, the transport retried: a reconnect, a retransmission, a wait),
+ * or an error the RPC client hands its caller.  A timeout is not one of
+ * them: it is what a hang looks like.
+ */
+static bool rr2r_fail_status_ok(int ret)
+{
+	switch (ret) {
+	case 0:
+	case -ENOMEM:
+	case -ENOBUFS:
+	case -EIO:
+	case -EAGAIN:
+	case -ENOTCONN:
+	case -ECONNRESET:
+	case -ECONNABORTED:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Arm @site (@times failures, every @interval'th call) under a working
+ * connection, optionally dropped first so that it is made again under
+ * the injection, then PUT and GET @len octets: each completes with
+ * every octet right or fails with an error (@completes: it completes,
+ * the transport retried), none hangs, and the site was reached.
+ * Disarmed, the same client PUTs and GETs again and every MR is back
+ * in the pool.  The leak suite (leak_test.c) runs after.
+ */
+static void rr2r_fail_io(struct kunit *test, struct rpc_clnt *clnt,
+			 enum rpcrdma2_fail_site site, int times, u32 interval,
+			 bool reconnect, bool completes, u32 len)
+{
+	struct rpc_xprt *xprt = rr2r_xprt(clnt);
+	struct page **pages = rr2r_pages(test);
+	struct rr2r_res res;
+	u64 before;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, rr2r_fail_off, NULL));
+	rr2r_roundtrip(test, clnt, pages, len);
+	before = rpcrdma2_fail_injected(site);
+	rpcrdma2_fail_set(site, times, interval, 100);
+	if (reconnect)
+		xprt_force_disconnect(xprt);
+
+	ret = rr2r_put(clnt, pages, len, 0x5eed, &res);
+	KUNIT_EXPECT_TRUE_MSG(test, completes ? !ret : rr2r_fail_status_ok(ret),
+			      "%s: PUT ended with %d", rpcrdma2_fail_name(site),
+			      ret);
+	if (!ret) {
+		KUNIT_EXPECT_EQ(test, res.ok, 1);
+		KUNIT_EXPECT_EQ(test, res.len, len);
+	}
+	ret = rr2r_get(clnt, pages, len, 0x5eed, &res);
+	KUNIT_EXPECT_TRUE_MSG(test, completes ? !ret : rr2r_fail_status_ok(ret),
+			      "%s: GET ended with %d", rpcrdma2_fail_name(site),
+			      ret);
+	if (!ret)
+		KUNIT_EXPECT_TRUE(test, rr2r_verify(pages, len, 0x5eed));
+	KUNIT_EXPECT_GT_MSG(test, rpcrdma2_fail_injected(site), before,
+			    "%s: no failure was injected",
+			    rpcrdma2_fail_name(site));
+
+	rpcrdma2_fail_reset();
+	rr2r_roundtrip(test, clnt, pages, len);
+	rr2r_expect_pool_full(test, xprt);
+}
+
+/*
+ * connect: the client's endpoint fails on a reconnect, then the
+ * server's on the accept after it (the client made its own endpoint,
+ * one call, and its first Receive buffers, one call each, before it
+ * asks).  V2-ERR-11 / a refused connection: the RPC is retried or
+ * fails, nothing is left half made.
+ */
+static void rr2r_fail_connect(struct kunit *test)
+{
+	struct rpc_clnt *clnt;
+	u32 nr_init;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	clnt = rr2r_clnt(test);
+	nr_init = rr2c(rr2r_xprt(clnt))->ep.attr.nr_recv_init;
+	KUNIT_ASSERT_GT(test, nr_init, 0);
+	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_CONNECT, 1, 1, true, false,
+		     1000);
+	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_CONNECT, 1, nr_init + 2, true,
+		     false, 1000);
+}
+
+/*
+ * recv-refill: a Receive that cannot be posted (or made) drops the
+ * connection at either end; the Call is sent again on the next one.
+ */
+static void rr2r_fail_recv_refill(struct kunit *test)
+{
+	struct rpc_clnt *clnt;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	clnt = rr2r_clnt(test);
+	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_RECV_REFILL, 1, 1, false, true,
+		     300001);
+	/* on a new connection: the first posts, the grant's growth */
+	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_RECV_REFILL, 3, 7, true, false,
+		     1000);
+}
+
+/*
+ * reply: the server's Write list and its RDMA Writes of a Reply with
+ * a Write chunk (Version 1, 65536 octets).  Without a Write list the
+ * Writes are waited for, and the GET completes on the same connection;
+ * V2-ERR-11: a Reply whose Writes cannot be made closes the connection
+ * (every second call: the Writes after the Write list), and the Call
+ * is retransmitted on the next one.
+ */
+static void rr2r_fail_reply(struct kunit *test)
+{
+	struct rpc_xprt *xprt;
+	struct rpc_clnt *clnt;
+	u32 conns;
+
+	rr2r_caps(RPCRDMA2_VERS_1, RPCRDMA2_VERS_1);
+	clnt = rr2r_clnt(test);
+	xprt = rr2r_xprt(clnt);
+	conns = xprt->stat.connect_count;
+	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_REPLY, 1, 1, false, true,
+		     65536);
+	KUNIT_EXPECT_EQ(test, xprt->stat.connect_count, conns);
+	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_REPLY, 2, 2, false, true,
+		     65536);
+	KUNIT_EXPECT_GT_MSG(test, xprt->stat.connect_count, conns,
+			    "the server kept a connection whose Reply failed");
+}
+
+/* reply: the client's pages for a sparse Reply buffer come a bit later. */
+static void rr2r_fail_reply_sparse_pages(struct kunit *test)
+{
+	u64 before = rpcrdma2_fail_injected(RPCRDMA2_FAIL_REPLY);
+
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, rr2r_fail_off, NULL));
+	rpcrdma2_fail_set(RPCRDMA2_FAIL_REPLY, 2, 1, 100);
+	rr2r_sparse(test, RPCRDMA2_VERS_2, 3 * PAGE_SIZE + 100);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_fail_injected(RPCRDMA2_FAIL_REPLY),
+			before + 2);
+}
+
 static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_v2_sizes_0_to_1m,
 			 rr2r_clamped_gen_params),
@@ -4853,6 +5013,10 @@ static struct kunit_case rr2r_cases[] = {
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_cmp_rinv_04_plain_send_without_r,
 			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_fail_connect, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_fail_recv_refill, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_fail_reply, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_fail_reply_sparse_pages, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM_ATTR(rr2r_svc_flood, rr2r_link_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	/* last: it takes the devices away and brings them back */
