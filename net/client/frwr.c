@@ -541,7 +541,7 @@ static int rr2c_frwr_load(struct rr2c *r, struct rr2c_mr *mr, bool writing,
 	n = rpcrdma2_fail(RPCRDMA2_FAIL_REG) ? 0 :
 	    ib_dma_map_sg(dev, mr->sg, mr->nsg, mr->dir);
 	if (!n)
-		return -EIO;
+		return -ENOMEM;	/* mapping space (IOMMU, bounce) ran out */
 	mr->nents = n;
 	if (ib_map_mr_sg(mr->mr, mr->sg, n, NULL, PAGE_SIZE) != n)
 		return -EIO;
@@ -584,7 +584,8 @@ static int rr2c_frwr_load(struct rr2c *r, struct rr2c_mr *mr, bool writing,
  * Returns 0, -EAGAIN (no free MR: wait for one), -E2BIG (the region
  * needs more segments than the connection's chunks may have: the
  * caller continues the RPC or makes it smaller instead),
- * -EALREADY (the RPC is answered: rr2c_frwr_get()), or a negative errno.
+ * -EALREADY (the RPC is answered: rr2c_frwr_get()), -ENOMEM (a DMA
+ * mapping failed: try again later), or a negative errno.
  */
 int rr2c_frwr_map(struct rr2c *r, struct rr2c_req *req, struct xdr_buf *xb,
 		  u32 off, u32 len, bool writing,

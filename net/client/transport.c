@@ -836,6 +836,13 @@ static int rr2c_send_prepare(struct rr2c *r, struct rr2c_req *req)
 	case -EALREADY:
 		/* answered meanwhile: the task has its Reply */
 		return ret;
+	case -ENOMEM:
+		/*
+		 * an MR's DMA mapping (or memory) ran short: nothing is
+		 * registered, the Call stays queued and sunrpc transmits
+		 * it again after a delay (call_transmit_status())
+		 */
+		return ret;
 	case -E2BIG:
 		/* Version 2: continuation carries it without chunks */
 		if (r->conn.vers == RPCRDMA2_VERS_2)

@@ -4887,6 +4887,27 @@ static void rr2r_fail_recv_refill(struct kunit *test)
 }
 
 /*
+ * reg: Version 1, so that the PUT goes in a Read chunk and the GET's
+ * data in a Write chunk.  The client's DMA mapping of an MR fails
+ * (first call), then the server's R/W context for the Read chunk (the
+ * second: the client registered first).  Both are retried and the RPCs
+ * complete: the client transmits the Call again after a delay, rather
+ * than fail it as too big (EMSGSIZE); the server closes the connection
+ * (V2-ERR-11: nothing would answer the Call) and the client sends it
+ * again on the next one.
+ */
+static void rr2r_fail_reg(struct kunit *test)
+{
+	struct rpc_clnt *clnt;
+
+	rr2r_caps(RPCRDMA2_VERS_1, RPCRDMA2_VERS_1);
+	clnt = rr2r_clnt(test);
+	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_REG, 1, 1, false, true, 65536);
+	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_REG, 4, 1, false, true, 65536);
+	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_REG, 1, 2, false, true, 65536);
+}
+
+/*
  * reply: the server's Write list and its RDMA Writes of a Reply with
  * a Write chunk (Version 1, 65536 octets).  Without a Write list the
  * Writes are waited for, and the GET completes on the same connection;
@@ -5015,6 +5036,7 @@ static struct kunit_case rr2r_cases[] = {
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_fail_connect, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_fail_recv_refill, rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_fail_reg, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_fail_reply, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_fail_reply_sparse_pages, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM_ATTR(rr2r_svc_flood, rr2r_link_gen_params,
