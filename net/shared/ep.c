@@ -349,13 +349,15 @@ int rpcrdma2_ep_post_recv(struct rpcrdma2_recv *rv)
 	};
 	int ret;
 
+	/* before the trace event: a post that fails here was never made */
+	if (rpcrdma2_fail(RPCRDMA2_FAIL_RECV_REFILL))
+		return -ENOMEM;
 	ib_dma_sync_single_for_device(ep->id->device, rv->dma,
 				      ep->attr.recv_size, DMA_FROM_DEVICE);
 	trace_rpcrdma2_post_recv(rv);
 	/* counted first: the completion may run before the post returns */
 	atomic_inc(&ep->recvs_posted);
-	ret = rpcrdma2_fail(RPCRDMA2_FAIL_RECV_REFILL) ? -ENOMEM :
-	      ib_post_recv(ep->id->qp, &wr, NULL);
+	ret = ib_post_recv(ep->id->qp, &wr, NULL);
 	if (ret)
 		atomic_dec(&ep->recvs_posted);
 	return ret;

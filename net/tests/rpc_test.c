@@ -4814,7 +4814,7 @@ static void rr2r_fail_io(struct kunit *test, struct rpc_clnt *clnt,
 	struct page **pages = rr2r_pages(test);
 	struct rr2r_res res;
 	u64 before;
-	int ret;
+	int ret, put;
 
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, rr2r_fail_off, NULL));
@@ -4832,6 +4832,7 @@ static void rr2r_fail_io(struct kunit *test, struct rpc_clnt *clnt,
 		KUNIT_EXPECT_EQ(test, res.ok, 1);
 		KUNIT_EXPECT_EQ(test, res.len, len);
 	}
+	put = ret;
 	ret = rr2r_get(clnt, pages, len, 0x5eed, &res);
 	KUNIT_EXPECT_TRUE_MSG(test, completes ? !ret : rr2r_fail_status_ok(ret),
 			      "%s: GET ended with %d", rpcrdma2_fail_name(site),
@@ -4841,10 +4842,71 @@ static void rr2r_fail_io(struct kunit *test, struct rpc_clnt *clnt,
 	KUNIT_EXPECT_GT_MSG(test, rpcrdma2_fail_injected(site), before,
 			    "%s: no failure was injected",
 			    rpcrdma2_fail_name(site));
+	kunit_info(test, "%s: %llu failures, PUT %d, GET %d\n",
+		   rpcrdma2_fail_name(site),
+		   rpcrdma2_fail_injected(site) - before, put, ret);
 
 	rpcrdma2_fail_reset();
 	rr2r_roundtrip(test, clnt, pages, len);
 	rr2r_expect_pool_full(test, xprt);
+}
+
+/*
+ * The knobs mean what fault_attr's do, and a disarmed site costs
+ * nothing: the static branch is off once every site is disarmed (no
+ * other case leaves one armed), on while one is, and stays on when
+ * "times" has run out (the hot path cannot switch it) until the site
+ * is set again.
+ */
+static void rr2r_fail_knobs(struct kunit *test)
+{
+	const enum rpcrdma2_fail_site s = RPCRDMA2_FAIL_REPLY;
+	u64 before = rpcrdma2_fail_injected(s);
+	u32 i, failed = 0, mask = 0;
+
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, rr2r_fail_off, NULL));
+	rpcrdma2_fail_reset();
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&rpcrdma2_fail_armed));
+	KUNIT_EXPECT_FALSE(test, rpcrdma2_fail(s));
+
+	/* every third call, twice: calls 3 and 6 of 12 */
+	rpcrdma2_fail_set(s, 2, 3, 100);
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&rpcrdma2_fail_armed));
+	for (i = 0; i < 12; i++)
+		if (rpcrdma2_fail(s))
+			mask |= BIT(i);
+	KUNIT_EXPECT_EQ(test, mask, BIT(2) | BIT(5));
+	KUNIT_EXPECT_EQ(test, rpcrdma2_fail_injected(s), before + 2);
+	/* another site is not touched */
+	KUNIT_EXPECT_FALSE(test, rpcrdma2_fail(RPCRDMA2_FAIL_REG));
+
+	/* no limit, every call; probability 0 disarms */
+	rpcrdma2_fail_set(s, -1, 1, 100);
+	for (i = 0; i < 100; i++)
+		failed += rpcrdma2_fail(s);
+	KUNIT_EXPECT_EQ(test, failed, 100);
+	rpcrdma2_fail_set(s, -1, 1, 0);
+	KUNIT_EXPECT_FALSE(test, rpcrdma2_fail(s));
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&rpcrdma2_fail_armed));
+
+	/* 50 percent of 400 calls: neither none nor all */
+	failed = 0;
+	rpcrdma2_fail_set(s, -1, 1, 50);
+	for (i = 0; i < 400; i++)
+		failed += rpcrdma2_fail(s);
+	KUNIT_EXPECT_GT(test, failed, 100);
+	KUNIT_EXPECT_LT(test, failed, 300);
+
+	/* two sites armed: the branch stays on until both are disarmed */
+	rpcrdma2_fail_set(RPCRDMA2_FAIL_REG, 1, 1, 100);
+	rpcrdma2_fail_set(s, 0, 1, 100);
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&rpcrdma2_fail_armed));
+	KUNIT_EXPECT_FALSE(test, rpcrdma2_fail(s));
+	KUNIT_EXPECT_TRUE(test, rpcrdma2_fail(RPCRDMA2_FAIL_REG));
+	KUNIT_EXPECT_FALSE(test, rpcrdma2_fail(RPCRDMA2_FAIL_REG));
+	rpcrdma2_fail_reset();
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&rpcrdma2_fail_armed));
 }
 
 /*
@@ -4928,6 +4990,7 @@ static void rr2r_fail_reply(struct kunit *test)
 	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_REPLY, 1, 1, false, true,
 		     65536);
 	KUNIT_EXPECT_EQ(test, xprt->stat.connect_count, conns);
+	/* V2-ERR-11: the server closed the connection of a failed Reply */
 	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_REPLY, 2, 2, false, true,
 		     65536);
 	KUNIT_EXPECT_GT_MSG(test, xprt->stat.connect_count, conns,
@@ -5034,6 +5097,7 @@ static struct kunit_case rr2r_cases[] = {
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_cmp_rinv_04_plain_send_without_r,
 			 rr2r_link_gen_params),
+	KUNIT_CASE(rr2r_fail_knobs),
 	KUNIT_CASE_PARAM(rr2r_fail_connect, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_fail_recv_refill, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_fail_reg, rr2r_link_gen_params),
