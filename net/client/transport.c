@@ -624,6 +624,14 @@ static void rr2c_connect_worker(struct work_struct *work)
 				xprt->address_strings[RPC_DISPLAY_ADDR],
 				ERR_PTR(ret), rr2c_connect_hint(ret));
 		r->ever_failed = true;
+		/*
+		 * Memory ran short: the waiting tasks try again after the
+		 * reconnect delay (call_connect_status() retries -ENOBUFS),
+		 * where -ENOMEM would end each RPC with that error, a hard
+		 * NFS mount's WRITE included
+		 */
+		if (ret == -ENOMEM)
+			ret = -ENOBUFS;
 	}
 	xprt_unlock_connect(xprt, r);
 	xprt_wake_pending_tasks(xprt, ret);

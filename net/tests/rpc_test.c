@@ -4913,8 +4913,9 @@ static void rr2r_fail_knobs(struct kunit *test)
  * connect: the client's endpoint fails on a reconnect, then the
  * server's on the accept after it (the client made its own endpoint,
  * one call, and its first Receive buffers, one call each, before it
- * asks).  V2-ERR-11 / a refused connection: the RPC is retried or
- * fails, nothing is left half made.
+ * asks).  Either way the RPC waits and completes on the next
+ * connection: the client retries its own -ENOMEM after the reconnect
+ * delay, and a refused connection.
  */
 static void rr2r_fail_connect(struct kunit *test)
 {
@@ -4925,10 +4926,10 @@ static void rr2r_fail_connect(struct kunit *test)
 	clnt = rr2r_clnt(test);
 	nr_init = rr2c(rr2r_xprt(clnt))->ep.attr.nr_recv_init;
 	KUNIT_ASSERT_GT(test, nr_init, 0);
-	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_CONNECT, 1, 1, true, false,
+	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_CONNECT, 1, 1, true, true,
 		     1000);
 	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_CONNECT, 1, nr_init + 2, true,
-		     false, 1000);
+		     true, 1000);
 }
 
 /*
@@ -4943,8 +4944,8 @@ static void rr2r_fail_recv_refill(struct kunit *test)
 	clnt = rr2r_clnt(test);
 	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_RECV_REFILL, 1, 1, false, true,
 		     300001);
-	/* on a new connection: the first posts, the grant's growth */
-	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_RECV_REFILL, 3, 7, true, false,
+	/* on a new connection: its 7th post, of the client's first ones */
+	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_RECV_REFILL, 1, 7, true, true,
 		     1000);
 }
 
