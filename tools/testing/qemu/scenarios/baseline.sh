@@ -623,12 +623,14 @@ rr2_alloc_faults() {
 	local dir=/mnt/fail
 	[ "$(rr2_arg allocfail 0)" = 1 ] || return 0
 	rr2_check allocfail.mount rr2_mount 4.2 "$dir" /export/v4.2 || return
-	# the reconnect's endpoint fails once (a refusal costs the 5 s
-	# reconnect delay); a Receive post, twice
+	# once each: the reconnect's endpoint, its first Receive post (a
+	# connection that fails costs the reconnect delay, 5 s and more)
 	rr2_check allocfail.connect rr2_fail_site connect 1 1 1
-	rr2_check allocfail.recv-refill rr2_fail_site recv-refill 2 1 1
-	# registration and the Reply path: every third call, 6 times
-	rr2_check allocfail.reg rr2_fail_site reg 6 3 0
+	rr2_check allocfail.recv-refill rr2_fail_site recv-refill 1 1 1
+	# registration and the Reply path: every third call, twice (the
+	# server closes the connection of a Call it cannot pull or answer,
+	# and a reconnect whose first MRs fail waits the delay)
+	rr2_check allocfail.reg rr2_fail_site reg 2 3 0
 	rr2_check allocfail.reply rr2_fail_site reply 6 3 0
 	rr2_check allocfail.umount umount "$dir"
 	# V2-SEC-01: no oops, BUG, WARN or lockdep report on any of it
