@@ -20,7 +20,9 @@
  *
  * The module's debugfs directory, /sys/kernel/debug/rpcrdma2, is made
  * here, before the halves register, and handed down: the server half
- * puts one entry per connection under "server" (net/server/debugfs.c).
+ * puts one entry per connection under "server" (net/server/debugfs.c),
+ * and the allocation-failure injection its knobs under "fail"
+ * (net/shared/fault.c).
  * It goes after both halves are unregistered.  The client's view is a
  * file in sunrpc's own per-transport directory (net/client/stats.c).
  *
@@ -43,6 +45,7 @@
 #include <rpcrdma2/wire.h>
 #include "rpcrdma2.h"
 #include "shared/dev.h"
+#include "shared/fault.h"
 #include "shared/nego.h"
 
 #define CREATE_TRACE_POINTS
@@ -66,6 +69,7 @@ static int __init rpcrdma2_init(void)
 	/* before the server half: its connections go in it */
 	rpcrdma2_debugfs = debugfs_create_dir("rpcrdma2", NULL);
 	rpcrdma2_svc_debugfs_init(rpcrdma2_debugfs);
+	rpcrdma2_fail_debugfs_init(rpcrdma2_debugfs);
 	ret = rpcrdma2_clnt_register();
 	if (ret)
 		goto out_conflict;
@@ -116,6 +120,7 @@ static void __exit rpcrdma2_exit(void)
 	rpcrdma2_svc_unregister();
 	rpcrdma2_clnt_unregister();
 	debugfs_remove(rpcrdma2_debugfs);	/* no connection is left */
+	rpcrdma2_fail_exit();
 	rpcrdma2_dev_unregister();
 }
 

@@ -58,6 +58,7 @@
 
 #include "rpcrdma2.h"
 #include "client/client.h"
+#include "shared/fault.h"
 #include <trace/events/rpcrdma2.h>
 
 static struct ib_device *rr2c_frwr_dev(struct rr2c *r)
@@ -184,6 +185,8 @@ static struct rr2c_mr *rr2c_frwr_alloc(struct rr2c *r, struct ib_pd *pd,
 {
 	struct rr2c_mr *mr;
 
+	if (rpcrdma2_fail(RPCRDMA2_FAIL_REG))
+		return NULL;
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
 		return NULL;
@@ -535,9 +538,10 @@ static int rr2c_frwr_load(struct rr2c *r, struct rr2c_mr *mr, bool writing,
 	int n;
 
 	sg_mark_end(&mr->sg[mr->nsg - 1]);
-	n = ib_dma_map_sg(dev, mr->sg, mr->nsg, mr->dir);
+	n = rpcrdma2_fail(RPCRDMA2_FAIL_REG) ? 0 :
+	    ib_dma_map_sg(dev, mr->sg, mr->nsg, mr->dir);
 	if (!n)
-		return -EIO;
+		return -ENOMEM;	/* mapping space (IOMMU, bounce) ran out */
 	mr->nents = n;
 	if (ib_map_mr_sg(mr->mr, mr->sg, n, NULL, PAGE_SIZE) != n)
 		return -EIO;
@@ -580,7 +584,8 @@ static int rr2c_frwr_load(struct rr2c *r, struct rr2c_mr *mr, bool writing,
  * Returns 0, -EAGAIN (no free MR: wait for one), -E2BIG (the region
  * needs more segments than the connection's chunks may have: the
  * caller continues the RPC or makes it smaller instead),
- * -EALREADY (the RPC is answered: rr2c_frwr_get()), or a negative errno.
+ * -EALREADY (the RPC is answered: rr2c_frwr_get()), -ENOMEM (a DMA
+ * mapping failed: try again later), or a negative errno.
  */
 int rr2c_frwr_map(struct rr2c *r, struct rr2c_req *req, struct xdr_buf *xb,
 		  u32 off, u32 len, bool writing,

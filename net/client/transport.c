@@ -57,6 +57,7 @@
 #include "rpcrdma2.h"
 #include "client/client.h"
 #include "shared/log.h"
+#include "shared/fault.h"
 #include <trace/events/rpcrdma2.h>
 
 static const struct rpc_xprt_ops rr2c_ops;
@@ -655,6 +656,14 @@ static void rr2c_connect_worker(struct work_struct *work)
 				xprt->address_strings[RPC_DISPLAY_ADDR],
 				ERR_PTR(ret), rr2c_connect_hint(ret));
 		r->ever_failed = true;
+		/*
+		 * Memory ran short: the waiting tasks try again after the
+		 * reconnect delay (call_connect_status() retries -ENOBUFS),
+		 * where -ENOMEM would end each RPC with that error, a hard
+		 * NFS mount's WRITE included
+		 */
+		if (ret == -ENOMEM)
+			ret = -ENOBUFS;
 	}
 	xprt_unlock_connect(xprt, r);
 	xprt_wake_pending_tasks(xprt, ret);
@@ -751,7 +760,7 @@ static int rr2c_alloc_sparse_pages(struct xdr_buf *buf)
 	if (!(buf->flags & XDRBUF_SPARSE_PAGES) || !buf->page_len)
 		return 0;
 	for (; n; n--, ppages++) {
-		if (!*ppages)
+		if (!*ppages && !rpcrdma2_fail(RPCRDMA2_FAIL_REPLY))
 			*ppages = alloc_page(GFP_NOWAIT | __GFP_NOWARN);
 		if (!*ppages)
 			return -ENOBUFS;	/* retried after a delay */
@@ -866,6 +875,13 @@ static int rr2c_send_prepare(struct rr2c *r, struct rr2c_req *req)
 		return rr2c_wait_chunks(r);
 	case -EALREADY:
 		/* answered meanwhile: the task has its Reply */
+		return ret;
+	case -ENOMEM:
+		/*
+		 * an MR's DMA mapping (or memory) ran short: nothing is
+		 * registered, the Call stays queued and sunrpc transmits
+		 * it again after a delay (call_transmit_status())
+		 */
 		return ret;
 	case -E2BIG:
 		/* Version 2: continuation carries it without chunks */

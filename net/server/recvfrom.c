@@ -40,6 +40,7 @@
 #include "server/server.h"
 #include "shared/chunk.h"
 #include "shared/log.h"
+#include "shared/fault.h"
 #include <trace/events/rpcrdma2.h>
 
 /* ---- receive side: the CQ work item ---- */
@@ -68,6 +69,8 @@ static int rr2s_asm_append(struct rr2s_conn *c, const u8 *src, u32 len)
 	struct rr2s_msg *m = c->asm_msg;
 
 	if (!m) {
+		if (rpcrdma2_fail(RPCRDMA2_FAIL_RECV_REFILL))
+			return -ENOMEM;
 		m = kzalloc(sizeof(*m), GFP_KERNEL);
 		if (!m)
 			return -ENOMEM;

@@ -64,6 +64,7 @@
 #include <rdma/rw.h>
 
 #include "server/server.h"
+#include "shared/fault.h"
 #include <trace/events/rpcrdma2.h>
 
 /*
@@ -449,7 +450,8 @@ static int rr2s_rw_ctx(struct rr2s_conn *c, struct rr2s_rw_batch *b,
 	struct rr2s_sgb sb = { .max = sgb_bound(d, len) };
 	int ret;
 
-	sb.sgl = kmalloc_array(sb.max, sizeof(*sb.sgl), GFP_KERNEL);
+	sb.sgl = rpcrdma2_fail(RPCRDMA2_FAIL_REG) ? NULL :
+		 kmalloc_array(sb.max, sizeof(*sb.sgl), GFP_KERNEL);
 	if (!sb.sgl)
 		return -ENOMEM;
 	sg_init_table(sb.sgl, sb.max);
@@ -519,6 +521,10 @@ int rr2s_rw_segs(struct rr2s_conn *c, const struct rr2s_rw_dir *d,
 	int ret = 0;
 
 	might_sleep();
+	/* the Reply's Writes (Write and Reply chunks) or a Read chunk's pull */
+	if (rpcrdma2_fail(d->dir == DMA_TO_DEVICE ? RPCRDMA2_FAIL_REPLY :
+			  RPCRDMA2_FAIL_REG))
+		return -ENOMEM;
 	b = rr2s_rw_batch_new();
 	if (!b)
 		return -ENOMEM;
@@ -585,8 +591,11 @@ int rr2s_rw_segs(struct rr2s_conn *c, const struct rr2s_rw_dir *d,
  */
 struct rr2s_wlist *rr2s_wlist_new(struct svc_rqst *rqstp)
 {
-	struct rr2s_wlist *wl = kzalloc(sizeof(*wl), GFP_KERNEL);
+	struct rr2s_wlist *wl;
 
+	if (rpcrdma2_fail(RPCRDMA2_FAIL_REPLY))
+		return NULL;
+	wl = kzalloc(sizeof(*wl), GFP_KERNEL);
 	if (wl) {
 		INIT_LIST_HEAD(&wl->batches);
 		INIT_LIST_HEAD(&wl->orphan);

@@ -41,6 +41,7 @@
 #include <linux/slab.h>
 
 #include "shared/ep.h"
+#include "shared/fault.h"
 #include <trace/events/rpcrdma2.h>
 
 static void rpcrdma2_ep_recv_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -160,6 +161,8 @@ static int rpcrdma2_ep_buffers(struct rpcrdma2_ep *ep)
 	for (i = 0; i < (ep->attr.nr_recv_init ?: ep->attr.nr_recv); i++) {
 		struct rpcrdma2_recv *rv = &ep->recvs[i];
 
+		if (rpcrdma2_fail(RPCRDMA2_FAIL_CONNECT))
+			return -ENOMEM;
 		err = rpcrdma2_ep_map(dev, &rv->buf, &rv->dma,
 				      ep->attr.recv_size, DMA_FROM_DEVICE,
 				      GFP_KERNEL);
@@ -258,6 +261,10 @@ int rpcrdma2_ep_create(struct rpcrdma2_ep *ep, struct rdma_cm_id *id,
 	err = rpcrdma2_dev_get(&ep->dev, id->device, rpcrdma2_ep_removing);
 	if (err)
 		return err;
+	if (rpcrdma2_fail(RPCRDMA2_FAIL_CONNECT)) {
+		err = -ENOMEM;
+		goto out;
+	}
 
 	ep->pd = ib_alloc_pd(id->device, 0);
 	if (IS_ERR(ep->pd)) {
@@ -365,6 +372,9 @@ int rpcrdma2_ep_post_recv(struct rpcrdma2_recv *rv)
 	};
 	int ret;
 
+	/* before the trace event: a post that fails here was never made */
+	if (rpcrdma2_fail(RPCRDMA2_FAIL_RECV_REFILL))
+		return -ENOMEM;
 	ib_dma_sync_single_for_device(ep->id->device, rv->dma,
 				      ep->attr.recv_size, DMA_FROM_DEVICE);
 	trace_rpcrdma2_post_recv(rv);
@@ -397,7 +407,8 @@ u32 rpcrdma2_ep_grow_recvs(struct rpcrdma2_ep *ep, u32 want, gfp_t gfp)
 	while (ep->nr_recv_made < want) {
 		struct rpcrdma2_recv *rv = &ep->recvs[ep->nr_recv_made];
 
-		if (rpcrdma2_ep_map(dev, &rv->buf, &rv->dma,
+		if (rpcrdma2_fail(RPCRDMA2_FAIL_RECV_REFILL) ||
+		    rpcrdma2_ep_map(dev, &rv->buf, &rv->dma,
 				    ep->attr.recv_size, DMA_FROM_DEVICE,
 				    gfp | __GFP_NOWARN) ||
 		    rpcrdma2_ep_post_recv(rv)) {

@@ -113,8 +113,9 @@ e2e() {
 	# continuation, the seed 004 exchange on (xchar=1), callbacks at BRS
 	# CONT, NFSv4.0 and NFSv4.1 besides 3 and 4.2 with a delegation
 	# recalled on each NFSv4 version (over TCP on 4.0), the trace check,
-	# rmmod refused while a mount or nfsd uses it, and the unload
-	"$q" -g 1 -s ours -a "$v2,xchar=1,xch=on,extravers=4.0:4.1" \
+	# rmmod refused while a mount or nfsd uses it, allocation failures
+	# injected at each site under I/O (allocfail=1), and the unload
+	"$q" -g 1 -s ours -a "$v2,xchar=1,xch=on,extravers=4.0:4.1,allocfail=1" \
 		-n v2-ours-ours baseline || rc=1
 	# one boot per configuration from here on: baseline's checks, then
 	# chunks' (scenario "combined", chunks' results named "chunks.")

@@ -18,7 +18,9 @@
 # (skip the trace check: rpcrdma2 at both ends of one guest traces 1 MiB
 # written and read back and checks that each Send, Receive, RDMA Read,
 # RDMA Write and FRWR work request has a post and a completion event
-# with the same completion ID).
+# with the same completion ID), allocfail=1 (rpcrdma2 at both ends of
+# one guest: allocation failures injected at each site under I/O, see
+# rr2_alloc_faults).
 #
 # With rpcrdma2 as the client, the client knobs are checked last: their
 # defaults, an out-of-range write refused, and a mount made after a
@@ -611,6 +613,54 @@ rr2_unload_after_nfs() {
 		'! dmesg | grep -E "BUG:|Oops|general protection|Call Trace"'
 }
 
+# ---- Allocation-failure injection (net/shared/fault.c) ----
+
+# rr2.args allocfail=1 (rpcrdma2 at both ends of one guest): each site
+# of /sys/kernel/debug/rpcrdma2/fail armed in turn (TIMES failures,
+# every INTERVAL'th call) under O_DIRECT I/O on an NFSv4.2 mount, so
+# that every write and read is an RPC; connect and recv-refill after
+# the client's transports are dropped, so that the connection is made
+# again under the injection.  Per site: the I/O ends within 60 s
+# (errors allowed: a hang is not), a failure was injected, and once the
+# site is disarmed 4 MiB written and read back from the server match.
+# Then (rr2_unload_after_nfs) the module unloads: nothing is held.
+rr2_fail_site() {
+	local site=$1 times=$2 interval=$3 drop=$4 dir=/mnt/fail
+	local d=/sys/kernel/debug/rpcrdma2/fail/$1 before after rc
+	before=$(cat "$d/injected") || return 1
+	echo "$interval" > "$d/interval" && echo "$times" > "$d/times" &&
+		echo 100 > "$d/probability" || return 1
+	[ "$drop" = 0 ] || rr2_client_drop
+	timeout 60 sh -c "dd if=/dev/urandom of=$dir/f-$site bs=256k count=8 \
+		oflag=direct && dd if=$dir/f-$site of=/dev/null bs=256k \
+		iflag=direct" > /dev/null 2>&1
+	rc=$?
+	echo 0 > "$d/probability"
+	after=$(cat "$d/injected")
+	echo "$site: I/O ended $rc, $((after - before)) failures injected"
+	[ "$rc" != 124 ] || { echo "$site: I/O hung"; return 1; }
+	[ "$after" -gt "$before" ] || return 1
+	rr2_io_back "$dir" 4.2
+}
+
+rr2_alloc_faults() {
+	local dir=/mnt/fail
+	[ "$(rr2_arg allocfail 0)" = 1 ] || return 0
+	rr2_check allocfail.mount rr2_mount 4.2 "$dir" /export/v4.2 || return
+	# once each: the reconnect's endpoint, its first Receive post (a
+	# connection that fails costs the reconnect delay, 5 s and more)
+	rr2_check allocfail.connect rr2_fail_site connect 1 1 1
+	rr2_check allocfail.recv-refill rr2_fail_site recv-refill 1 1 1
+	# registration and the Reply path: every third call, twice (the
+	# server closes the connection of a Call it cannot pull or answer,
+	# and a reconnect whose first MRs fail waits the delay)
+	rr2_check allocfail.reg rr2_fail_site reg 2 3 0
+	rr2_check allocfail.reply rr2_fail_site reply 6 3 0
+	rr2_check allocfail.umount umount "$dir"
+	# V2-SEC-01: no oops, BUG, WARN or lockdep report on any of it
+	rr2_check allocfail.kernel-log-clean rr2_kernel_log_clean
+}
+
 # ---- Tracing: post and completion events joined by completion ID ----
 
 RR2_TR=/sys/kernel/tracing
@@ -774,6 +824,7 @@ rr2_main() {
 		rr2_server_verify
 		[ "$RR2_MOD" = ours ] && [ "$(rr2_arg trace 1)" = 1 ] &&
 			rr2_trace_check
+		[ "$RR2_MOD" = ours ] && rr2_alloc_faults
 		[ "$RR2_MOD" = ours ] && rr2_unload_after_nfs
 		;;
 	server)
