@@ -677,8 +677,8 @@ static int rr2s_pull_call(struct rr2s_conn *c, struct svc_rqst *rqstp,
 	 */
 	if (ch->nomsg)
 		rr2s_stat_inc(RR2S_STAT_NOMSG_CALLS);
-	trace_rpcrdma2_svc_chunks(ch->xid, ch->nreads, ch->nwrites,
-				  ch->has_reply, total - m->len);
+	trace_rpcrdma2_svc_chunks(&c->b.xprt.xpt_remote, ch->xid, ch->nreads,
+				  ch->nwrites, ch->has_reply, total - m->len);
 	return 0;
 }
 

@@ -456,6 +456,13 @@ static int rr2s_rw_ctx(struct rr2s_conn *c, struct rr2s_rw_batch *b,
 	ret = d->xb ? sgb_add_reduced(&sb, d, off, len) :
 		      sgb_add_pages(&sb, d->pages, off, len);
 	if (ret || !sb.n) {
+		if (sb.n == sb.max)
+			trace_rpcrdma2_svc_too_many_sges(&c->b.xprt.xpt_remote,
+							 d->xid, "rdma_rw context",
+							 sb.max);
+		else
+			trace_rpcrdma2_dma_map_err(&c->b.xprt.xpt_remote, d->xid,
+						   "rdma_rw pages", len, -EIO);
 		kfree(sb.sgl);
 		return -EIO;
 	}
@@ -463,6 +470,8 @@ static int rr2s_rw_ctx(struct rr2s_conn *c, struct rr2s_rw_batch *b,
 	ret = rdma_rw_ctx_init(&b->rw[b->n].ctx, id->qp, id->port_num, sb.sgl,
 			       sb.n, 0, seg->offset, seg->handle, d->dir);
 	if (ret < 0) {
+		trace_rpcrdma2_dma_map_err(&c->b.xprt.xpt_remote, d->xid,
+					   "rdma_rw context", len, ret);
 		kfree(sb.sgl);
 		return ret;
 	}
