@@ -109,7 +109,8 @@ static void rr2c_frwr_wr_failed(struct rr2c_mr *mr, const struct ib_wc *wc,
 
 	mr->failed = true;
 	if (wc->status != IB_WC_WR_FLUSH_ERR)
-		trace_rpcrdma2_wc_error(&r->xprt.addr, what, wc->status);
+		trace_rpcrdma2_wc_error(&mr->cid, &r->xprt.addr, what,
+					wc->status);
 	xprt_force_disconnect(&r->xprt);
 }
 

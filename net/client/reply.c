@@ -56,7 +56,7 @@ static void rr2c_send_done(struct rpcrdma2_send *sd)
 	rpcrdma2_pool_put(&r->pool, sd);
 	if (sd->status != IB_WC_SUCCESS) {
 		if (sd->status != IB_WC_WR_FLUSH_ERR)
-			trace_rpcrdma2_wc_error(&r->xprt.addr, "send",
+			trace_rpcrdma2_wc_error(&sd->cid, &r->xprt.addr, "send",
 						sd->status);
 		xprt_force_disconnect(&r->xprt);
 	}
@@ -977,7 +977,7 @@ static void rr2c_recv_done(struct rpcrdma2_recv *rv)
 
 	if (rv->status != IB_WC_SUCCESS) {
 		if (rv->status != IB_WC_WR_FLUSH_ERR)
-			trace_rpcrdma2_wc_error(&r->xprt.addr, "recv",
+			trace_rpcrdma2_wc_error(&rv->cid, &r->xprt.addr, "recv",
 						rv->status);
 		rr2c_rx_drop(r);
 		if (!r->conn.vers && !completion_done(&r->nego_done)) {

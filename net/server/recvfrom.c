@@ -487,8 +487,8 @@ void rr2s_recv_done(struct rpcrdma2_recv *rv)
 
 	if (rv->status != IB_WC_SUCCESS) {
 		if (rv->status != IB_WC_WR_FLUSH_ERR)
-			trace_rpcrdma2_wc_error(&c->b.xprt.xpt_remote, "recv",
-						rv->status);
+			trace_rpcrdma2_wc_error(&rv->cid, &c->b.xprt.xpt_remote,
+						"recv", rv->status);
 		rr2s_close(c);
 		return;
 	}

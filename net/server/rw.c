@@ -396,7 +396,7 @@ static int rr2s_rw_run(struct rr2s_conn *c, struct rr2s_rw_batch **bp,
 	atomic_add(b->nwrs, &c->rw_inflight);
 	ret = ib_post_send(id->qp, first, &bad_wr);
 	if (ret) {
-		trace_rpcrdma2_svc_rw(&c->b.xprt.xpt_remote, dir, b->n,
+		trace_rpcrdma2_svc_rw(&b->cid, b->peer, b->xid, dir, b->n,
 				      b->nwrs, ret);
 		rr2s_close(c);
 		if (bad_wr != first) {
@@ -419,7 +419,7 @@ static int rr2s_rw_run(struct rr2s_conn *c, struct rr2s_rw_batch **bp,
 	rr2s_stat_add(dir == DMA_FROM_DEVICE ? RR2S_STAT_READ : RR2S_STAT_WRITE,
 		      b->n);
 	if (defer) {
-		trace_rpcrdma2_svc_rw(&c->b.xprt.xpt_remote, dir, b->n,
+		trace_rpcrdma2_svc_rw(&b->cid, b->peer, b->xid, dir, b->n,
 				      b->nwrs, IB_WC_SUCCESS);
 		list_add_tail(&b->wl, &wl->batches);
 		wl->nwrs += b->nwrs;
@@ -427,7 +427,7 @@ static int rr2s_rw_run(struct rr2s_conn *c, struct rr2s_rw_batch **bp,
 		return 0;
 	}
 	wait_for_completion(&b->done);
-	trace_rpcrdma2_svc_rw(&c->b.xprt.xpt_remote, dir, b->n, b->nwrs,
+	trace_rpcrdma2_svc_rw(&b->cid, b->peer, b->xid, dir, b->n, b->nwrs,
 			      b->status);
 	atomic_sub(b->nwrs, &c->rw_inflight);
 	rr2s_rw_release(c, b, dir);

@@ -57,8 +57,8 @@ void rr2s_send_done(struct rpcrdma2_send *sd)
 		rr2s_close(c);
 	if (sd->status != IB_WC_SUCCESS) {
 		if (sd->status != IB_WC_WR_FLUSH_ERR)
-			trace_rpcrdma2_wc_error(&c->b.xprt.xpt_remote, "send",
-						sd->status);
+			trace_rpcrdma2_wc_error(&sd->cid, &c->b.xprt.xpt_remote,
+						"send", sd->status);
 		rr2s_close(c);
 	}
 	wake_up(&c->send_wait);

@@ -51,17 +51,25 @@ TRACE_EVENT(rpcrdma2_cm_event,
 		      rdma_event_msg(__entry->event), __entry->status)
 );
 
+/* A failed completion, by kind, where its owner acts on it */
 TRACE_EVENT(rpcrdma2_wc_error,
-	    TP_PROTO(const void *addr, const char *what, int status),
-	    TP_ARGS(addr, what, status),
-	    TP_STRUCT__entry(__sockaddr(addr, RPCRDMA2_PEER_SIZE)
+	    TP_PROTO(const struct rpcrdma2_cid *cid, const void *addr,
+		     const char *what, int status),
+	    TP_ARGS(cid, addr, what, status),
+	    TP_STRUCT__entry(__field(u32, cq_id)
+			     __field(u32, cid)
+			     __sockaddr(addr, RPCRDMA2_PEER_SIZE)
 			     __string(what, what)
 			     __field(int, status)),
-	    TP_fast_assign(__assign_sockaddr(addr, addr, RPCRDMA2_PEER_SIZE);
+	    TP_fast_assign(__entry->cq_id = cid->cq_id;
+			   __entry->cid = cid->id;
+			   __assign_sockaddr(addr, addr, RPCRDMA2_PEER_SIZE);
 			   __assign_str(what);
 			   __entry->status = status;),
-	    TP_printk("peer=%pISpc %s completion status=%d", __get_sockaddr(addr),
-		      __get_str(what), __entry->status)
+	    TP_printk("cq.id=%u cid=%u peer=%pISpc %s completion status=%s (%d)",
+		      __entry->cq_id, __entry->cid, __get_sockaddr(addr),
+		      __get_str(what), rdma_show_wc_status(__entry->status),
+		      __entry->status)
 );
 
 /* RDMA devices coming and going (net/shared/dev.c) */
@@ -372,20 +380,28 @@ TRACE_EVENT(rpcrdma2_svc_grant,
 
 /* Server: one batch of RDMA Reads (a Call's Read chunks) or Writes. */
 TRACE_EVENT(rpcrdma2_svc_rw,
-	    TP_PROTO(const void *addr, int dir, u32 nctxs, u32 nwrs, int status),
-	    TP_ARGS(addr, dir, nctxs, nwrs, status),
-	    TP_STRUCT__entry(__sockaddr(addr, RPCRDMA2_PEER_SIZE)
+	    TP_PROTO(const struct rpcrdma2_cid *cid, const void *addr, u32 xid,
+		     int dir, u32 nctxs, u32 nwrs, int status),
+	    TP_ARGS(cid, addr, xid, dir, nctxs, nwrs, status),
+	    TP_STRUCT__entry(__field(u32, cq_id)
+			     __field(u32, cid)
+			     __sockaddr(addr, RPCRDMA2_PEER_SIZE)
+			     __field(u32, xid)
 			     __field(int, dir)
 			     __field(u32, nctxs)
 			     __field(u32, nwrs)
 			     __field(int, status)),
-	    TP_fast_assign(__assign_sockaddr(addr, addr, RPCRDMA2_PEER_SIZE);
+	    TP_fast_assign(__entry->cq_id = cid->cq_id;
+			   __entry->cid = cid->id;
+			   __assign_sockaddr(addr, addr, RPCRDMA2_PEER_SIZE);
+			   __entry->xid = xid;
 			   __entry->dir = dir;
 			   __entry->nctxs = nctxs;
 			   __entry->nwrs = nwrs;
 			   __entry->status = status;),
-	    TP_printk("peer=%pISpc %s segments=%u wrs=%u status=%d",
-		      __get_sockaddr(addr),
+	    TP_printk("cq.id=%u cid=%u peer=%pISpc xid=0x%08x %s segments=%u wrs=%u status=%d",
+		      __entry->cq_id, __entry->cid, __get_sockaddr(addr),
+		      __entry->xid,
 		      __entry->dir == DMA_FROM_DEVICE ? "read" : "write",
 		      __entry->nctxs, __entry->nwrs, __entry->status)
 );
