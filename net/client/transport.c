@@ -705,10 +705,13 @@ static bool rr2c_has_room(struct rr2c *r)
  */
 int rr2c_wait_room(struct rr2c *r)
 {
-	trace_rpcrdma2_clnt_wait(&r->xprt.addr, r->tx.xid,
-				 rpcrdma2_seq_may_send(&r->seq, r->tx.msgno + 1) ?
-				 "no Send buffer" : "continuation window full",
-				 r->tx.msgno + 1);
+	if (trace_rpcrdma2_clnt_wait_enabled())
+		trace_rpcrdma2_clnt_wait(&r->xprt.addr, r->tx.xid,
+					 rpcrdma2_seq_may_send(&r->seq,
+							       r->tx.msgno + 1) ?
+					 "no Send buffer" :
+					 "continuation window full",
+					 r->tx.msgno + 1);
 	r->stats.write_waits++;
 	xprt_wait_for_buffer_space(&r->xprt);
 	/* the flag before the look: pairs with rr2c_send_done() */
@@ -748,9 +751,11 @@ static int rr2c_alloc_sparse_pages(struct xdr_buf *buf)
  */
 static int rr2c_wait_chunks(struct rr2c *r, struct rr2c_req *req)
 {
-	trace_rpcrdma2_clnt_wait(&r->xprt.addr, be32_to_cpu(req->rq.rq_xid),
-				 rpcrdma2_pool_avail(&r->pool) ? "no free MR" :
-				 "no Send buffer", 1);
+	if (trace_rpcrdma2_clnt_wait_enabled())
+		trace_rpcrdma2_clnt_wait(&r->xprt.addr,
+					 be32_to_cpu(req->rq.rq_xid),
+					 rpcrdma2_pool_avail(&r->pool) ?
+					 "no free MR" : "no Send buffer", 1);
 	r->stats.write_waits++;
 	xprt_wait_for_buffer_space(&r->xprt);
 	/* the flag before the look: pairs with the completions' wakeups */

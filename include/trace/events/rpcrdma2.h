@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * rpcrdma2 trace events: one at each decision an operator may need to
- * see (connection state, version settlement, header rejections, credit
- * changes, errors received), and one at each work request posted and
- * each completion.  Enable with
+ * see (a connection's life, version settlement, header rejections,
+ * chunk choices, credit changes, waits, errors and failed posts), and
+ * one at each work request posted and each completion.  Enable with
  *   echo 1 > /sys/kernel/tracing/events/rpcrdma2/enable
+ *
+ * Every event names the peer; events about an RPC carry its XID.
+ * Each class has one DEFINE_RPCRDMA2_*_EVENT() macro for its events.
  *
  * Post and completion events carry a completion ID (struct
  * rpcrdma2_cid, net/shared/ep.h): "cq.id" is the CQ's restrack ID, the
