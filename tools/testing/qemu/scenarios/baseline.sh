@@ -268,9 +268,11 @@ rr2_io_back() {
 # SEQUENCE never reports the callback path down; NFSv4.0 has no
 # backchannel over RDMA, nfsd calls back over TCP to the client's
 # callback service.  In one guest a recalled delegation shows that
-# either path works.
+# either path works; over RDMA, with rpcrdma2 at both ends, the
+# reverse Call and its Reply must show in the trace events of both
+# halves under one XID.
 rr2_extra_versions() {
-	local vers dir
+	local vers dir bc_traced
 	for vers in $(rr2_arg extravers "" | tr : ' '); do
 		dir=/mnt/v$vers
 		rr2_check "mount.v$vers" rr2_mount "$vers" "$dir" /export/v4.2 ||
@@ -281,9 +283,23 @@ rr2_extra_versions() {
 		rr2_check_transport "$dir" "$vers"
 		[ "$vers" = 4.0 ] || rr2_check "callback-path-up.v$vers" \
 			test "$(rr2_op_count "$dir" BIND_CONN_TO_SESSION)" = 0
+		bc_traced=
+		if [ "$vers" != 4.0 ] && rr2_trace_bc_wanted; then
+			bc_traced=1
+			rr2_trace_bc 1
+		fi
 		[ "$RR2_MOD" = ours ] && [ "$RR2_ROLE" = single ] &&
 			rr2_check "callback-recall.v$vers" rr2_deleg_recall \
 				"$dir" /export/v4.2 "$([ "$vers" = 4.0 ] && echo tcp)"
+		if [ -n "$bc_traced" ]; then
+			rr2_trace_bc 0
+			rr2_check "trace.backchannel.v$vers" rr2_trace_bc_check
+			grep -E ' rpcrdma2_(svc|clnt)_bc_' "$RR2_TR/trace" |
+				head -n 8 | sed 's/^ *//' > /tmp/trace.bc
+			while read -r line; do
+				rr2_info "trace.bc: $line"
+			done < /tmp/trace.bc
+		fi
 		rr2_check "umount.v$vers" umount "$dir"
 	done
 }
@@ -825,6 +841,59 @@ rr2_trace_settle() {
 		[ "$c" -ge "$a" ] && return
 		sleep 0.5
 	done
+}
+
+# The backchannel events, around one recalled delegation over RDMA,
+# with rpcrdma2 at both ends of one guest (rr2_trace_bc 1|0)
+RR2_TR_BC="svc_bc_call clnt_bc_call clnt_bc_reply svc_bc_reply"
+rr2_trace_bc_wanted() {
+	[ "$RR2_MOD" = ours ] && [ "$RR2_ROLE" = single ] &&
+		[ "$(rr2_arg trace 1)" = 1 ]
+}
+rr2_trace_bc() {
+	local e
+	[ -d "$RR2_TR/events" ] || mount -t tracefs nodev "$RR2_TR" || return
+	if [ "$1" = 1 ]; then
+		echo 0 > "$RR2_TR/tracing_on"
+		echo > "$RR2_TR/trace"
+	fi
+	for e in $RR2_TR_BC; do
+		echo "$1" > "$RR2_TR/events/rpcrdma2/rpcrdma2_$e/enable" || return
+	done
+	echo "$1" > "$RR2_TR/tracing_on"
+}
+
+# One reverse Call traced at both ends under one XID: the server sent
+# it and received the Reply (peer: the client's port), the client took
+# it and sent the Reply (peer: the server's port), none dropped
+rr2_trace_bc_check() {
+	awk -v port="$RR2_PORT" '
+	function field(l, name) {
+		if (!match(l, " " name "=[^ ]+"))
+			return ""
+		return substr(l, RSTART + length(name) + 2,
+			      RLENGTH - length(name) - 2)
+	}
+	/ rpcrdma2_(svc|clnt)_bc_(call|reply): / {
+		match($0, / rpcrdma2_[a-z_]+: /)
+		ev = substr($0, RSTART + 10, RLENGTH - 12)
+		at_client = field($0, "peer") ~ ":" port "$"
+		st = field($0, "status")
+		if ((ev ~ /^clnt_/) != at_client || (st != "" && st != "0"))
+			next
+		seen[ev, field($0, "xid")] = 1
+		xids[field($0, "xid")] = 1
+	}
+	END {
+		for (x in xids)
+			if (seen["svc_bc_call", x] && seen["clnt_bc_call", x] &&
+			    seen["clnt_bc_reply", x] && seen["svc_bc_reply", x]) {
+				print "reverse Call xid=" x " traced at both ends"
+				exit 0
+			}
+		print "no reverse Call traced at both ends"
+		exit 1
+	}' "$RR2_TR/trace"
 }
 
 # rpcrdma2 at both ends in one guest: trace a little I/O and check that
