@@ -25,6 +25,7 @@
 #include <linux/sunrpc/svc.h>
 
 #include "client/client.h"
+#include <trace/events/rpcrdma2.h>
 
 static void rr2c_bc_release(struct rpc_rqst *req)
 {
@@ -167,6 +168,7 @@ struct rpc_rqst *rr2c_bc_take(struct rr2c *r, u32 xid)
 	spin_unlock_bh(&xprt->bc_pa_lock);
 	if (!req) {
 		r->stats.bc_dropped++;
+		trace_rpcrdma2_clnt_bc_call(&xprt->addr, xid, 0, -ENOBUFS);
 		return NULL;
 	}
 	req->rq_xid = cpu_to_be32(xid);
@@ -181,6 +183,8 @@ void rr2c_bc_deliver(struct rr2c *r, struct rpc_rqst *req, u32 len)
 	struct rpc_xprt *xprt = &r->xprt;
 	struct svc_serv *serv = xprt->bc_serv;
 
+	trace_rpcrdma2_clnt_bc_call(&xprt->addr, be32_to_cpu(req->rq_xid), len,
+				    0);
 	req->rq_private_buf.len = len;
 	req->rq_rcv_buf.len = len;
 	set_bit(RPC_BC_PA_IN_USE, &req->rq_bc_pa_state);

@@ -360,7 +360,7 @@ u32 rr2c_offer_vers(const struct rr2c *r, u32 max_vers);
 void rr2c_nego_outcome(struct rr2c *r, int ret);
 int rr2c_fail_rqst(struct rr2c *r, struct rpc_rqst *rq, int err);
 #endif
-void rr2c_set_grant(struct rr2c *r, u32 grant);
+void rr2c_set_grant(struct rr2c *r, u32 xid, u32 grant);
 u32 rr2c_credit(const struct rr2c *r, u32 vers);
 void rr2c_tx_abandon(struct rr2c *r);
 void rr2c_ep_removing(struct rpcrdma2_ep *ep);

@@ -99,7 +99,8 @@ static void rr2c_frwr_quarantine_locked(struct rr2c *r, struct rr2c_mr *mr)
 	mr->state = RR2C_MR_BAD;
 	list_del_init(&mr->node);
 	r->stats.mrs_recovered++;
-	trace_rpcrdma2_clnt_mr(mr->mr->rkey, "quarantine", 0);
+	trace_rpcrdma2_clnt_mr(&mr->cid, &r->xprt.addr, mr->xid, mr->mr->rkey,
+			       "quarantine", 0);
 }
 
 static void rr2c_frwr_wr_failed(struct rr2c_mr *mr, const struct ib_wc *wc,
@@ -109,7 +110,8 @@ static void rr2c_frwr_wr_failed(struct rr2c_mr *mr, const struct ib_wc *wc,
 
 	mr->failed = true;
 	if (wc->status != IB_WC_WR_FLUSH_ERR)
-		trace_rpcrdma2_wc_error(&r->xprt.addr, what, wc->status);
+		trace_rpcrdma2_wc_error(&mr->cid, &r->xprt.addr, what,
+					wc->status);
 	xprt_force_disconnect(&r->xprt);
 }
 
@@ -154,7 +156,8 @@ static void rr2c_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	list_for_each_entry_safe(mr, tmp, &req->mrs, node) {
 		if (mr->state != RR2C_MR_INV)
 			continue;
-		trace_rpcrdma2_clnt_mr(mr->mr->rkey, "local_inv",
+		trace_rpcrdma2_clnt_mr(&mr->cid, &r->xprt.addr, mr->xid,
+				       mr->mr->rkey, "local_inv",
 				       mr->mr->length);
 		if (mr->failed) {
 			bad = true;
@@ -254,7 +257,8 @@ static u32 rr2c_frwr_add(struct rr2c *r, u32 n)
 	list_for_each_entry_safe(mr, tmp, &new, all)
 		rr2c_frwr_free(mr);
 	if (added)
-		trace_rpcrdma2_clnt_mr_pool(&r->xprt.addr, f->nr, f->cap);
+		trace_rpcrdma2_clnt_mr_pool(&r->xprt.addr, 0, f->nr, f->nfree,
+					    f->cap);
 	return added;
 }
 
@@ -382,6 +386,7 @@ void rr2c_frwr_destroy(struct rr2c *r)
 {
 	struct rr2c_frwr *f = &r->frwr;
 	struct rr2c_mr *mr, *tmp;
+	u32 nbad = 0;
 	LIST_HEAD(all);
 
 	spin_lock(&f->lock);
@@ -394,6 +399,8 @@ void rr2c_frwr_destroy(struct rr2c *r)
 		/* mountstats' mrs_orphaned: released without invalidation */
 		if (mr->state != RR2C_MR_FREE && mr->state != RR2C_MR_BAD)
 			r->stats.mrs_orphaned++;
+		if (mr->state == RR2C_MR_BAD)
+			nbad++;
 		list_del_init(&mr->node);
 		mr->req = NULL;
 		if (mr->nents)
@@ -402,6 +409,9 @@ void rr2c_frwr_destroy(struct rr2c *r)
 		mr->nents = 0;
 	}
 	list_splice_init(&f->all, &all);
+	if (f->nr)
+		trace_rpcrdma2_clnt_mr_reset(&r->xprt.addr, 0, f->nr, nbad,
+					     f->cap);
 	INIT_LIST_HEAD(&f->free);
 	f->nfree = 0;
 	f->nr = 0;
@@ -453,6 +463,9 @@ static struct rr2c_mr *rr2c_frwr_get(struct rr2c *r, struct rr2c_req *req)
 		mr->failed = false;
 	} else if (f->live) {
 		r->stats.mr_waits++;
+		trace_rpcrdma2_clnt_mr_exhausted(&r->xprt.addr,
+						 be32_to_cpu(req->rq.rq_xid),
+						 f->nr, f->nfree, f->cap);
 		if (f->nr < f->cap && !f->growing) {
 			f->growing = true;
 			queue_work(xprtiod_workqueue, &f->grow);
@@ -540,11 +553,19 @@ static int rr2c_frwr_load(struct rr2c *r, struct rr2c_mr *mr, bool writing,
 	sg_mark_end(&mr->sg[mr->nsg - 1]);
 	n = rpcrdma2_fail(RPCRDMA2_FAIL_REG) ? 0 :
 	    ib_dma_map_sg(dev, mr->sg, mr->nsg, mr->dir);
-	if (!n)
+	if (!n) {
+		trace_rpcrdma2_dma_map_err(&r->xprt.addr,
+					   be32_to_cpu(mr->req->rq.rq_xid),
+					   "mr sg", mr->nsg, -ENOMEM);
 		return -ENOMEM;	/* mapping space (IOMMU, bounce) ran out */
+	}
 	mr->nents = n;
-	if (ib_map_mr_sg(mr->mr, mr->sg, n, NULL, PAGE_SIZE) != n)
+	if (ib_map_mr_sg(mr->mr, mr->sg, n, NULL, PAGE_SIZE) != n) {
+		trace_rpcrdma2_dma_map_err(&r->xprt.addr,
+					   be32_to_cpu(mr->req->rq.rq_xid),
+					   "mr map", n, -EIO);
 		return -EIO;
+	}
 	/* V2-SEC-05: a new key for every registration */
 	ib_update_fast_reg_key(mr->mr, ib_inc_rkey(mr->mr->rkey));
 	memset(&mr->reg_wr, 0, sizeof(mr->reg_wr));
@@ -558,8 +579,9 @@ static int rr2c_frwr_load(struct rr2c *r, struct rr2c_mr *mr, bool writing,
 	seg->handle = mr->mr->rkey;
 	seg->length = mr->mr->length;
 	seg->offset = mr->mr->iova;
-	trace_rpcrdma2_clnt_mr(seg->handle, writing ? "reg_write" : "reg_read",
-			       seg->length);
+	trace_rpcrdma2_clnt_mr(&mr->cid, &r->xprt.addr,
+			       be32_to_cpu(mr->req->rq.rq_xid), seg->handle,
+			       writing ? "reg_write" : "reg_read", seg->length);
 	return 0;
 }
 
@@ -618,8 +640,13 @@ int rr2c_frwr_map(struct rr2c *r, struct rr2c_req *req, struct xdr_buf *xb,
 		}
 		if (!mr) {
 			if (*nsegs == min_t(u32, r->chunk_segs,
-					    RR2C_MAX_SEGS))
+					    RR2C_MAX_SEGS)) {
+				trace_rpcrdma2_clnt_too_many_segs(&r->xprt.addr,
+								  be32_to_cpu(req->rq.rq_xid),
+								  "chunk needs more segments",
+								  *nsegs);
 				return -E2BIG;
+			}
 			mr = rr2c_frwr_get(r, req);
 			if (IS_ERR(mr))
 				return PTR_ERR(mr);
@@ -762,7 +789,8 @@ int rr2c_frwr_remote_inv(struct rr2c *r, struct rr2c_req *req, u32 rkey)
 	list_for_each_entry_safe(mr, tmp, &req->mrs, node) {
 		if (mr->state != RR2C_MR_REG || mr->mr->rkey != rkey)
 			continue;
-		trace_rpcrdma2_clnt_mr(rkey, "remote_inv", mr->mr->length);
+		trace_rpcrdma2_clnt_mr(&mr->cid, &r->xprt.addr, mr->xid, rkey,
+				       "remote_inv", mr->mr->length);
 		r->stats.mrs_remote_inv++;
 		rr2c_frwr_release_locked(r, mr);
 		ret = 0;

@@ -416,7 +416,13 @@ static u32 rr2c_marshal_pullup(const struct rr2c_req *req)
 
 static void rr2c_marshal_count(struct rr2c *r, struct rr2c_req *req)
 {
-	r->stats.pullup_octets += rr2c_marshal_pullup(req);
+	u32 pulled = rr2c_marshal_pullup(req);
+
+	r->stats.pullup_octets += pulled;
+	if (pulled)
+		trace_rpcrdma2_clnt_pullup(&r->xprt.addr,
+					   be32_to_cpu(req->rq.rq_xid),
+					   req->rq.rq_snd_buf.len, pulled);
 	if (req->call_ck == RR2C_CALL_READ)
 		r->stats.read_chunks++;
 	if (req->call_ck == RR2C_CALL_PZRC)
@@ -426,7 +432,8 @@ static void rr2c_marshal_count(struct rr2c *r, struct rr2c_req *req)
 	if (req->nr_rpsegs)
 		r->stats.reply_chunks++;
 	r->stats.rdma_call_octets += req->rlen;
-	trace_rpcrdma2_clnt_chunks(be32_to_cpu(req->rq.rq_xid), r->conn.vers,
+	trace_rpcrdma2_clnt_chunks(&r->xprt.addr, be32_to_cpu(req->rq.rq_xid),
+				   r->conn.vers,
 				   rr2c_call_ck_name[req->call_ck],
 				   rr2c_reply_ck_name[req->reply_ck],
 				   req->nr_rsegs + req->nr_wsegs +

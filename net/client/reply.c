@@ -56,7 +56,7 @@ static void rr2c_send_done(struct rpcrdma2_send *sd)
 	rpcrdma2_pool_put(&r->pool, sd);
 	if (sd->status != IB_WC_SUCCESS) {
 		if (sd->status != IB_WC_WR_FLUSH_ERR)
-			trace_rpcrdma2_wc_error(&r->xprt.addr, "send",
+			trace_rpcrdma2_wc_error(&sd->cid, &r->xprt.addr, "send",
 						sd->status);
 		xprt_force_disconnect(&r->xprt);
 	}
@@ -108,7 +108,8 @@ static void rr2c_send_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 	if (r->conn.vers != RPCRDMA2_VERS_2 || hdr->htype == RDMA2_ERROR)
 		return;
 	r->stats.errors_sent++;
-	trace_rpcrdma2_clnt_error_sent(hdr->xid, r->conn.vers, err);
+	trace_rpcrdma2_clnt_error_sent(&r->xprt.addr, hdr->xid, r->conn.vers,
+				       err);
 	len = rpcrdma2_encode_error(msg, sizeof(msg), RPCRDMA2_VERS_2,
 				    hdr->xid, hdr->vers, credit, err, 0, 0);
 	rr2c_send_ctrl(r, msg, len);
@@ -256,7 +257,8 @@ static struct rpcrdma2_recv *rr2c_reply_complete(struct rr2c *r,
 		if (ret) {
 			req->rp_status = ret;
 			r->stats.bad_chunks++;
-			trace_rpcrdma2_clnt_bad_chunks(be32_to_cpu(rq->rq_xid),
+			trace_rpcrdma2_clnt_bad_chunks(&xprt->addr,
+						       be32_to_cpu(rq->rq_xid),
 						       ret);
 		}
 		if (req->rp_staged)
@@ -341,7 +343,8 @@ static bool rr2c_reply_remote_inv(struct rr2c *r, struct rpc_rqst *rq,
 	    !rr2c_frwr_remote_inv(r, rr2c_req(rq), rv->inv_rkey))
 		return true;
 	r->stats.bad_chunks++;
-	trace_rpcrdma2_clnt_bad_chunks(be32_to_cpu(rq->rq_xid), -EPROTO);
+	trace_rpcrdma2_clnt_bad_chunks(&r->xprt.addr, be32_to_cpu(rq->rq_xid),
+				       -EPROTO);
 	rr2c_reply_unpin(r, rq);
 	xprt_force_disconnect(&r->xprt);
 	return false;
@@ -551,6 +554,8 @@ static bool rr2c_recv_msg(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 			 * never handed on cut short; the rest of it is
 			 * read and ignored
 			 */
+			trace_rpcrdma2_clnt_bc_call(&r->xprt.addr, r->rx_xid,
+						    r->rx_off, -EMSGSIZE);
 			rr2c_bc_free_rqst(r->rx_bc_req);
 			r->rx_bc_req = NULL;
 			r->stats.bc_dropped++;
@@ -593,7 +598,8 @@ static void rr2c_recv_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 	bool cut = false;
 
 	r->stats.errors++;
-	trace_rpcrdma2_clnt_error(hdr->xid, hdr->vers, hdr->err);
+	trace_rpcrdma2_clnt_error(&r->xprt.addr, hdr->xid, hdr->vers,
+				  hdr->err);
 	/*
 	 * The server refused a Call we are still cutting: it discards the
 	 * rest (V2-ERR-23) and acknowledges nothing more, so the sequence
@@ -844,7 +850,7 @@ static bool rr2c_recv_chunks(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 				   &len);
 	if (status) {
 		r->stats.bad_chunks++;
-		trace_rpcrdma2_clnt_bad_chunks(hdr->xid, status);
+		trace_rpcrdma2_clnt_bad_chunks(&r->xprt.addr, hdr->xid, status);
 		rr2c_reply_done(r, rq, status, 0);
 	} else if (hdr->htype == RDMA2_NOMSG) {
 		rr2c_reply_done(r, rq, 0, len);
@@ -919,7 +925,8 @@ static void rr2c_recv_process(struct rr2c *r, struct rpcrdma2_recv *rv)
 	     !(r->reasm.active ? r->rx_bc :
 	       rpcrdma2_rpc_is_call((u8 *)rv->buf + hdr.hdrlen,
 				    rv->len - hdr.hdrlen))))
-		rr2c_set_grant(r, rpcrdma2_credit_in(hdr.vers, hdr.credit));
+		rr2c_set_grant(r, hdr.xid,
+			       rpcrdma2_credit_in(hdr.vers, hdr.credit));
 	if (rpcrdma2_is_credit_grant(&hdr)) {
 		bool ack;
 
@@ -969,7 +976,7 @@ static void rr2c_recv_done(struct rpcrdma2_recv *rv)
 
 	if (rv->status != IB_WC_SUCCESS) {
 		if (rv->status != IB_WC_WR_FLUSH_ERR)
-			trace_rpcrdma2_wc_error(&r->xprt.addr, "recv",
+			trace_rpcrdma2_wc_error(&rv->cid, &r->xprt.addr, "recv",
 						rv->status);
 		rr2c_rx_drop(r);
 		if (!r->conn.vers && !completion_done(&r->nego_done)) {

@@ -118,14 +118,15 @@ u32 rr2c_credit(const struct rr2c *r, u32 vers)
 }
 
 /*
- * Apply the server's grant as the congestion window.  A larger window
+ * Apply the server's grant, from the message @xid (0: not from a
+ * message), as the congestion window.  A larger window
  * lets a Call that waits for congestion space go: clear the wait flag,
  * as sunrpc does when a credit is returned, and wake the first waiter
  * on the sending queue, which tries the transport lock again on its
  * own.  The lock itself is never released here: only its holder may do
  * that, and during autoclose that is not a task at all.
  */
-void rr2c_set_grant(struct rr2c *r, u32 grant)
+void rr2c_set_grant(struct rr2c *r, u32 xid, u32 grant)
 {
 	struct rpc_xprt *xprt = &r->xprt;
 	bool raised = false;
@@ -137,7 +138,8 @@ void rr2c_set_grant(struct rr2c *r, u32 grant)
 	if (xprt->cwnd != grant << RPC_CWNDSHIFT) {
 		raised = xprt->cwnd < grant << RPC_CWNDSHIFT;
 		xprt->cwnd = grant << RPC_CWNDSHIFT;
-		trace_rpcrdma2_clnt_grant(r->conn.vers, grant);
+		trace_rpcrdma2_clnt_grant(&xprt->addr, xid, r->conn.vers,
+					  grant);
 	}
 	/* as sunrpc does when a credit comes back: no longer congested */
 	if (raised && !RPCXPRT_CONGESTED(xprt))
@@ -228,8 +230,8 @@ void rr2c_tx_abandon(struct rr2c *r)
 {
 	r->tx_req = NULL;
 	r->stats.aborted_seqs++;
-	trace_rpcrdma2_clnt_abandon(r->tx.xid, r->tx.vers, r->tx.msgno,
-				    r->tx.off);
+	trace_rpcrdma2_clnt_abandon(&r->xprt.addr, r->tx.xid, r->tx.vers,
+				    r->tx.msgno, r->tx.off);
 }
 
 /* ---- connect and close ---- */
@@ -238,6 +240,7 @@ static void rr2c_teardown(struct rr2c *r)
 {
 	if (!r->id)
 		return;
+	trace_rpcrdma2_clnt_disconnect(&r->xprt.addr, r->cm_status);
 	rdma_disconnect(r->id);
 	rr2c_frwr_quiesce(r);
 	rpcrdma2_ep_destroy(&r->ep);	/* drains; frees the MRs (reply.c) */
@@ -558,7 +561,7 @@ static int rr2c_connect(struct rr2c *r)
 
 	/* no RPC larger than the chunks can carry */
 	xprt->max_payload = rr2c_marshal_limits(r);
-	rr2c_set_grant(r, r->nego_grant);
+	rr2c_set_grant(r, 0, r->nego_grant);
 	trace_rpcrdma2_clnt_connected(&xprt->addr, r->conn.vers,
 				      r->conn.send_inline,
 				      r->conn.recv_inline);
@@ -678,7 +681,11 @@ static void rr2c_op_connect(struct rpc_xprt *xprt, struct rpc_task *task)
 	if (r->ever_failed) {
 		delay = xprt_reconnect_delay(xprt);
 		xprt_reconnect_backoff(xprt, RR2C_INIT_REEST_TO);
+		trace_rpcrdma2_clnt_reconnect(&xprt->addr,
+					      jiffies_to_msecs(delay),
+					      jiffies_to_msecs(xprt->reestablish_timeout));
 	}
+	trace_rpcrdma2_clnt_connect(&xprt->addr, jiffies_to_msecs(delay));
 	xprt->stat.connect_start = jiffies;
 	queue_delayed_work(xprtiod_workqueue, &r->connect_work, delay);
 }
@@ -687,6 +694,7 @@ static void rr2c_op_close(struct rpc_xprt *xprt)
 {
 	struct rr2c *r = rr2c(xprt);
 
+	trace_rpcrdma2_clnt_close(&xprt->addr, 0);
 	rr2c_teardown(r);
 	xprt->reestablish_timeout = 0;
 	++xprt->connect_cookie;
@@ -697,6 +705,7 @@ static void rr2c_op_destroy(struct rpc_xprt *xprt)
 {
 	struct rr2c *r = rr2c(xprt);
 
+	trace_rpcrdma2_clnt_destroy(&xprt->addr, 0);
 	cancel_delayed_work_sync(&r->connect_work);
 	rr2c_teardown(r);
 	rr2c_bc_destroy(xprt, UINT_MAX);
@@ -737,6 +746,13 @@ static bool rr2c_has_room(struct rr2c *r)
  */
 int rr2c_wait_room(struct rr2c *r)
 {
+	if (trace_rpcrdma2_clnt_wait_enabled())
+		trace_rpcrdma2_clnt_wait(&r->xprt.addr, r->tx.xid,
+					 rpcrdma2_seq_may_send(&r->seq,
+							       r->tx.msgno + 1) ?
+					 "no Send buffer" :
+					 "continuation window full",
+					 r->tx.msgno + 1);
 	r->stats.write_waits++;
 	xprt_wait_for_buffer_space(&r->xprt);
 	/* the flag before the look: pairs with rr2c_send_done() */
@@ -774,8 +790,13 @@ static int rr2c_alloc_sparse_pages(struct xdr_buf *buf)
  * xprt_write_space()).  As in rr2c_wait_room(), look once more after
  * the flag is set.
  */
-static int rr2c_wait_chunks(struct rr2c *r)
+static int rr2c_wait_chunks(struct rr2c *r, struct rr2c_req *req)
 {
+	if (trace_rpcrdma2_clnt_wait_enabled())
+		trace_rpcrdma2_clnt_wait(&r->xprt.addr,
+					 be32_to_cpu(req->rq.rq_xid),
+					 rpcrdma2_pool_avail(&r->pool) ?
+					 "no free MR" : "no Send buffer", 1);
 	r->stats.write_waits++;
 	xprt_wait_for_buffer_space(&r->xprt);
 	/* the flag before the look: pairs with the completions' wakeups */
@@ -847,8 +868,8 @@ VISIBLE_IF_KUNIT int rr2c_fail_rqst(struct rr2c *r, struct rpc_rqst *rq,
 static int rr2c_too_big(struct rr2c *r, struct rpc_rqst *rq, int ret)
 {
 	r->stats.too_big++;
-	trace_rpcrdma2_clnt_too_big(be32_to_cpu(rq->rq_xid), r->conn.vers, 0,
-				    rq->rq_snd_buf.len);
+	trace_rpcrdma2_clnt_too_big(&r->xprt.addr, be32_to_cpu(rq->rq_xid),
+				    r->conn.vers, 0, rq->rq_snd_buf.len);
 	return ret == -ENOTCONN ? ret : rr2c_fail_rqst(r, rq, -EMSGSIZE);
 }
 
@@ -872,7 +893,7 @@ static int rr2c_send_prepare(struct rr2c *r, struct rr2c_req *req)
 	case 0:
 		return 1;
 	case -EAGAIN:
-		return rr2c_wait_chunks(r);
+		return rr2c_wait_chunks(r, req);
 	case -EALREADY:
 		/* answered meanwhile: the task has its Reply */
 		return ret;
@@ -906,11 +927,11 @@ static int rr2c_send_chunks(struct rr2c *r, struct rr2c_req *req)
 		rpcrdma2_seq_start(&r->seq, 1);
 		rq->rq_bytes_sent = 0;
 		rq->rq_xmit_bytes_sent += rq->rq_snd_buf.len;
-		trace_rpcrdma2_clnt_call(be32_to_cpu(rq->rq_xid), r->conn.vers,
-					 1, rq->rq_snd_buf.len);
+		trace_rpcrdma2_clnt_call(&r->xprt.addr, be32_to_cpu(rq->rq_xid),
+					 r->conn.vers, 1, rq->rq_snd_buf.len);
 		return 0;
 	case -ENOBUFS:
-		return rr2c_wait_chunks(r);
+		return rr2c_wait_chunks(r, req);
 	case -ENOTCONN:
 		xprt_force_disconnect(&r->xprt);
 		fallthrough;
@@ -923,7 +944,7 @@ static int rr2c_send_chunks(struct rr2c *r, struct rr2c_req *req)
 static int rr2c_tx_begin(struct rr2c *r, struct rpc_rqst *req)
 {
 	struct rpc_xprt *xprt = &r->xprt;
-	u32 nmsgs;
+	u32 nmsgs, pulled;
 
 	r->tx = (struct rpcrdma2_tx){
 		.vers		= r->conn.vers,
@@ -950,9 +971,13 @@ static int rr2c_tx_begin(struct rr2c *r, struct rpc_rqst *req)
 	 * mountstats' pullup_copy_count: what follows the head is copied,
 	 * at each transmission, reverse Replies too, as stock counts it
 	 */
-	r->stats.pullup_octets += rpcrdma2_tx_len(&r->tx) -
-				  min_t(u32, rpcrdma2_tx_len(&r->tx),
-					req->rq_snd_buf.head[0].iov_len);
+	pulled = rpcrdma2_tx_len(&r->tx) -
+		 min_t(u32, rpcrdma2_tx_len(&r->tx),
+		       req->rq_snd_buf.head[0].iov_len);
+	r->stats.pullup_octets += pulled;
+	if (pulled)
+		trace_rpcrdma2_clnt_pullup(&xprt->addr, r->tx.xid,
+					   rpcrdma2_tx_len(&r->tx), pulled);
 	r->tx_nmsgs = nmsgs;	/* the window opens with the first Send */
 	r->tx_req = req;
 	r->tx_xid = req->rq_xid;
@@ -1079,8 +1104,13 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 		xprt_force_disconnect(xprt);
 	req->rq_bytes_sent = 0;
 	req->rq_xmit_bytes_sent += req->rq_snd_buf.len;
-	trace_rpcrdma2_clnt_call(r->tx.xid, r->conn.vers, r->tx.msgno,
-				 req->rq_snd_buf.len);
+	if (bc_prealloc(req))
+		trace_rpcrdma2_clnt_bc_reply(&xprt->addr, r->tx.xid,
+					     r->conn.vers, r->tx.msgno,
+					     req->rq_snd_buf.len);
+	else
+		trace_rpcrdma2_clnt_call(&xprt->addr, r->tx.xid, r->conn.vers,
+					 r->tx.msgno, req->rq_snd_buf.len);
 	return 0;
 
 wait:
@@ -1378,7 +1408,7 @@ u32 rpcrdma2_clnt_test_tx_msgno(struct rpc_xprt *xprt)
 
 void rpcrdma2_clnt_test_set_grant(struct rpc_xprt *xprt, u32 grant)
 {
-	rr2c_set_grant(rr2c(xprt), grant);
+	rr2c_set_grant(rr2c(xprt), 0, grant);
 }
 
 #endif

@@ -199,7 +199,8 @@ static void rr2b_set_credits(struct rpc_xprt *xprt, __be32 xid, u32 grant)
 {
 	u32 window = min_t(u32, grant, xprt->max_reqs);
 
-	trace_rpcrdma2_svc_bc_grant(be32_to_cpu(xid), grant, window);
+	trace_rpcrdma2_svc_bc_grant(&xprt->addr, be32_to_cpu(xid), grant,
+				    window);
 	if (!window)
 		return;
 	spin_lock(&xprt->transport_lock);
@@ -234,6 +235,8 @@ void rr2s_bc_reply(struct rr2s_conn *c, u32 grant, const void *data, u32 len,
 	if (req)
 		xprt_pin_rqst(req);
 	spin_unlock(&xprt->queue_lock);
+	trace_rpcrdma2_svc_bc_reply(&c->b.xprt.xpt_remote, be32_to_cpu(xid),
+				    len, req ? 0 : -ESRCH);
 	if (!req)
 		return;
 	/* before the Call completes and gives back its slot of the window */

@@ -490,8 +490,8 @@ void rr2s_recv_done(struct rpcrdma2_recv *rv)
 
 	if (rv->status != IB_WC_SUCCESS) {
 		if (rv->status != IB_WC_WR_FLUSH_ERR)
-			trace_rpcrdma2_wc_error(&c->b.xprt.xpt_remote, "recv",
-						rv->status);
+			trace_rpcrdma2_wc_error(&rv->cid, &c->b.xprt.xpt_remote,
+						"recv", rv->status);
 		rr2s_close(c);
 		return;
 	}
@@ -680,8 +680,8 @@ static int rr2s_pull_call(struct rr2s_conn *c, struct svc_rqst *rqstp,
 	 */
 	if (ch->nomsg)
 		rr2s_stat_inc(RR2S_STAT_NOMSG_CALLS);
-	trace_rpcrdma2_svc_chunks(ch->xid, ch->nreads, ch->nwrites,
-				  ch->has_reply, total - m->len);
+	trace_rpcrdma2_svc_chunks(&c->b.xprt.xpt_remote, ch->xid, ch->nreads,
+				  ch->nwrites, ch->has_reply, total - m->len);
 	return 0;
 }
 

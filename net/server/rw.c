@@ -397,7 +397,7 @@ static int rr2s_rw_run(struct rr2s_conn *c, struct rr2s_rw_batch **bp,
 	atomic_add(b->nwrs, &c->rw_inflight);
 	ret = ib_post_send(id->qp, first, &bad_wr);
 	if (ret) {
-		trace_rpcrdma2_svc_rw(&c->b.xprt.xpt_remote, dir, b->n,
+		trace_rpcrdma2_svc_rw(&b->cid, b->peer, b->xid, dir, b->n,
 				      b->nwrs, ret);
 		rr2s_close(c);
 		if (bad_wr != first) {
@@ -420,7 +420,7 @@ static int rr2s_rw_run(struct rr2s_conn *c, struct rr2s_rw_batch **bp,
 	rr2s_stat_add(dir == DMA_FROM_DEVICE ? RR2S_STAT_READ : RR2S_STAT_WRITE,
 		      b->n);
 	if (defer) {
-		trace_rpcrdma2_svc_rw(&c->b.xprt.xpt_remote, dir, b->n,
+		trace_rpcrdma2_svc_rw(&b->cid, b->peer, b->xid, dir, b->n,
 				      b->nwrs, IB_WC_SUCCESS);
 		list_add_tail(&b->wl, &wl->batches);
 		wl->nwrs += b->nwrs;
@@ -428,7 +428,7 @@ static int rr2s_rw_run(struct rr2s_conn *c, struct rr2s_rw_batch **bp,
 		return 0;
 	}
 	wait_for_completion(&b->done);
-	trace_rpcrdma2_svc_rw(&c->b.xprt.xpt_remote, dir, b->n, b->nwrs,
+	trace_rpcrdma2_svc_rw(&b->cid, b->peer, b->xid, dir, b->n, b->nwrs,
 			      b->status);
 	atomic_sub(b->nwrs, &c->rw_inflight);
 	rr2s_rw_release(c, b, dir);
@@ -458,6 +458,13 @@ static int rr2s_rw_ctx(struct rr2s_conn *c, struct rr2s_rw_batch *b,
 	ret = d->xb ? sgb_add_reduced(&sb, d, off, len) :
 		      sgb_add_pages(&sb, d->pages, off, len);
 	if (ret || !sb.n) {
+		if (sb.n == sb.max)
+			trace_rpcrdma2_svc_too_many_sges(&c->b.xprt.xpt_remote,
+							 d->xid, "rdma_rw context",
+							 sb.max);
+		else
+			trace_rpcrdma2_dma_map_err(&c->b.xprt.xpt_remote, d->xid,
+						   "rdma_rw pages", len, -EIO);
 		kfree(sb.sgl);
 		return -EIO;
 	}
@@ -465,6 +472,8 @@ static int rr2s_rw_ctx(struct rr2s_conn *c, struct rr2s_rw_batch *b,
 	ret = rdma_rw_ctx_init(&b->rw[b->n].ctx, id->qp, id->port_num, sb.sgl,
 			       sb.n, 0, seg->offset, seg->handle, d->dir);
 	if (ret < 0) {
+		trace_rpcrdma2_dma_map_err(&c->b.xprt.xpt_remote, d->xid,
+					   "rdma_rw context", len, ret);
 		kfree(sb.sgl);
 		return ret;
 	}

@@ -57,8 +57,8 @@ void rr2s_send_done(struct rpcrdma2_send *sd)
 		rr2s_close(c);
 	if (sd->status != IB_WC_SUCCESS) {
 		if (sd->status != IB_WC_WR_FLUSH_ERR)
-			trace_rpcrdma2_wc_error(&c->b.xprt.xpt_remote, "send",
-						sd->status);
+			trace_rpcrdma2_wc_error(&sd->cid, &c->b.xprt.xpt_remote,
+						"send", sd->status);
 		rr2s_close(c);
 	}
 	wake_up(&c->send_wait);
@@ -119,13 +119,20 @@ static int rr2s_post_sends(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
 		if (!rr2s_may_send(c, &sd, tx->msgno + 1)) {
 			/* no Send buffer or window room: wait for one */
 			rr2s_stat_inc(RR2S_STAT_SQ_STARVE);
+			trace_rpcrdma2_svc_wait(&c->b.xprt.xpt_remote, tx->xid,
+						"no Send buffer or window room",
+						tx->msgno + 1);
 			wait_event_timeout(c->send_wait,
 					   rr2s_may_send(c, &sd,
 							 tx->msgno + 1),
 					   RR2S_SEND_TIMEOUT);
 		}
-		if (!sd)	/* timed out, or the connection is dead */
+		if (!sd) {	/* timed out, or the connection is dead */
+			trace_rpcrdma2_svc_wait_timeout(&c->b.xprt.xpt_remote,
+							tx->xid, "no Send buffer",
+							tx->msgno + 1);
 			return -ENOTCONN;
+		}
 		more = rpcrdma2_tx_next(tx, sd->buf, &len);
 		if (!more && wl) {	/* the Reply is copied: seal */
 			rr2s_wlist_seal(wl);
@@ -167,8 +174,8 @@ static int rr2s_post_msg(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
 	ret = rr2s_post_sends(c, tx, nmsgs, inv_rkey, wl);
 	if (ret) {
 		dropped = rpcrdma2_pool_seq_abort(&c->pool);
-		trace_rpcrdma2_svc_seq_abort(tx->xid, tx->msgno, nmsgs,
-					     dropped);
+		trace_rpcrdma2_svc_seq_abort(&c->b.xprt.xpt_remote, tx->xid,
+					     tx->msgno, nmsgs, dropped);
 		return ret;
 	}
 	if (rpcrdma2_pool_seq_end(&c->pool))
@@ -223,9 +230,12 @@ static int rr2s_send_inv(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
 		*wlp = NULL;
 	if (!ret && nmsgs > 1)
 		rr2s_stat_inc(RR2S_STAT_CONT_SENT);
-	if (!ret)
-		trace_rpcrdma2_svc_reply(tx->xid, tx->vers, nmsgs,
-					 tx->payload->len);
+	if (!ret && (tx->flags & RDMA2_F_RESPONSE))
+		trace_rpcrdma2_svc_reply(&c->b.xprt.xpt_remote, tx->xid,
+					 tx->vers, nmsgs, tx->payload->len);
+	else if (!ret)
+		trace_rpcrdma2_svc_bc_call(&c->b.xprt.xpt_remote, tx->xid,
+					   tx->vers, nmsgs, tx->payload->len);
 	return ret;
 }
 
@@ -448,7 +458,8 @@ static int rr2s_reply_chunks(struct rr2s_conn *c, struct rr2s_rctx *x,
 			c->inv_sends++;
 			rr2s_stat_inc(RR2S_STAT_SEND_INV);
 		}
-		trace_rpcrdma2_svc_reply_chunks(tx->xid, format, written, i);
+		trace_rpcrdma2_svc_reply_chunks(&c->b.xprt.xpt_remote, tx->xid,
+						format, written, i);
 	}
 	return ret;
 }

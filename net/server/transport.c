@@ -151,7 +151,7 @@ bool rr2s_send_error_ctx(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 		return false;
 	if (vers == RPCRDMA2_VERS_1 && err != RDMA2_ERR_VERS)
 		err = rpcrdma2_v1_errcode(verdict);
-	trace_rpcrdma2_svc_error(h->xid, vers, err);
+	trace_rpcrdma2_svc_error(&c->b.xprt.xpt_remote, h->xid, vers, err);
 	rr2s_stat_error(verdict);
 	if (!rpcrdma2_pool_send_ctrl_ctx(&c->pool, msg,
 					 rpcrdma2_encode_error(msg, sizeof(msg),
@@ -188,7 +188,7 @@ static void rr2s_grant_worker(struct work_struct *work)
 	if (!svc_xprt_is_dead(xprt) && old < c->max_grant &&
 	    atomic_read(&c->outstanding) >= old) {
 		WRITE_ONCE(c->grant, c->max_grant);
-		trace_rpcrdma2_svc_grant(old, c->max_grant);
+		trace_rpcrdma2_svc_grant(&xprt->xpt_remote, old, c->max_grant);
 		/*
 		 * V2-FRAME-24: a Version 1 connection carries no Version 2
 		 * message; there the next Reply's credit field says it.
@@ -654,6 +654,7 @@ static void rr2s_detach(struct svc_xprt *xprt)
 
 static void rr2s_free(struct svc_xprt *xprt)
 {
+	trace_rpcrdma2_svc_free(&xprt->xpt_remote, 0);
 	rr2s_conn_free(rr2s_conn(xprt));
 }
 

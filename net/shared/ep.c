@@ -117,14 +117,20 @@ static void rpcrdma2_ep_removing(struct rpcrdma2_dev_user *u)
 		ep->ops->removing(ep);
 }
 
-static int rpcrdma2_ep_map(struct ib_device *dev, void **buf, u64 *dma,
+static int rpcrdma2_ep_map(struct rpcrdma2_ep *ep, void **buf, u64 *dma,
 			   u32 size, enum dma_data_direction dir, gfp_t gfp)
 {
+	struct ib_device *dev = ep->id->device;
+
 	*buf = kzalloc(size, gfp);
 	if (!*buf)
 		return -ENOMEM;
 	*dma = ib_dma_map_single(dev, *buf, size, dir);
 	if (ib_dma_mapping_error(dev, *dma)) {
+		trace_rpcrdma2_dma_map_err(rpcrdma2_ep_peer(ep), 0,
+					   dir == DMA_TO_DEVICE ?
+					   "send buffer" : "receive buffer",
+					   size, -EIO);
 		*dma = 0;
 		return -EIO;
 	}
@@ -163,7 +169,7 @@ static int rpcrdma2_ep_buffers(struct rpcrdma2_ep *ep)
 
 		if (rpcrdma2_fail(RPCRDMA2_FAIL_CONNECT))
 			return -ENOMEM;
-		err = rpcrdma2_ep_map(dev, &rv->buf, &rv->dma,
+		err = rpcrdma2_ep_map(ep, &rv->buf, &rv->dma,
 				      ep->attr.recv_size, DMA_FROM_DEVICE,
 				      GFP_KERNEL);
 		if (err) {
@@ -180,7 +186,7 @@ static int rpcrdma2_ep_buffers(struct rpcrdma2_ep *ep)
 		sd->cqe.done = rpcrdma2_ep_send_done;
 		INIT_LIST_HEAD(&sd->sq_node);
 		rpcrdma2_ep_cid(ep, &sd->cid);
-		err = rpcrdma2_ep_map(dev, &sd->buf, &sd->dma,
+		err = rpcrdma2_ep_map(ep, &sd->buf, &sd->dma,
 				      ep->attr.send_size, DMA_TO_DEVICE,
 				      GFP_KERNEL);
 		if (err)
@@ -381,8 +387,10 @@ int rpcrdma2_ep_post_recv(struct rpcrdma2_recv *rv)
 	/* counted first: the completion may run before the post returns */
 	atomic_inc(&ep->recvs_posted);
 	ret = ib_post_recv(ep->id->qp, &wr, NULL);
-	if (ret)
+	if (ret) {
+		trace_rpcrdma2_post_recv_err(rv, ret);
 		atomic_dec(&ep->recvs_posted);
+	}
 	return ret;
 }
 
@@ -408,7 +416,7 @@ u32 rpcrdma2_ep_grow_recvs(struct rpcrdma2_ep *ep, u32 want, gfp_t gfp)
 		struct rpcrdma2_recv *rv = &ep->recvs[ep->nr_recv_made];
 
 		if (rpcrdma2_fail(RPCRDMA2_FAIL_RECV_REFILL) ||
-		    rpcrdma2_ep_map(dev, &rv->buf, &rv->dma,
+		    rpcrdma2_ep_map(ep, &rv->buf, &rv->dma,
 				    ep->attr.recv_size, DMA_FROM_DEVICE,
 				    gfp | __GFP_NOWARN) ||
 		    rpcrdma2_ep_post_recv(rv)) {
@@ -535,8 +543,10 @@ int rpcrdma2_ep_post_chain(struct rpcrdma2_ep *ep, struct ib_send_wr *first)
 		ep->sq_unsignaled = ep->attr.send_batch;
 	for (wr = ret ? (struct ib_send_wr *)bad : NULL; wr; wr = wr->next) {
 		sd = rpcrdma2_ep_wr_send(wr);
-		if (sd)
+		if (sd) {
+			trace_rpcrdma2_post_send_err(sd, ret);
 			list_del_init(&sd->sq_node);
+		}
 	}
 	spin_unlock(&ep->sq_lock);
 	return ret;

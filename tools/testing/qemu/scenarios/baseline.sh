@@ -273,9 +273,11 @@ rr2_io_back() {
 # SEQUENCE never reports the callback path down; NFSv4.0 has no
 # backchannel over RDMA, nfsd calls back over TCP to the client's
 # callback service.  In one guest a recalled delegation shows that
-# either path works.
+# either path works; over RDMA, with rpcrdma2 at both ends, the
+# reverse Call and its Reply must show in the trace events of both
+# halves under one XID.
 rr2_extra_versions() {
-	local vers dir
+	local vers dir bc_traced
 	for vers in $(rr2_arg extravers "" | tr : ' '); do
 		dir=/mnt/v$vers
 		rr2_check "mount.v$vers" rr2_mount "$vers" "$dir" /export/v4.2 ||
@@ -286,9 +288,23 @@ rr2_extra_versions() {
 		rr2_check_transport "$dir" "$vers"
 		[ "$vers" = 4.0 ] || rr2_check "callback-path-up.v$vers" \
 			test "$(rr2_op_count "$dir" BIND_CONN_TO_SESSION)" = 0
+		bc_traced=
+		if [ "$vers" != 4.0 ] && rr2_trace_bc_wanted; then
+			bc_traced=1
+			rr2_trace_bc 1
+		fi
 		[ "$RR2_MOD" = ours ] && [ "$RR2_ROLE" = single ] &&
 			rr2_check "callback-recall.v$vers" rr2_deleg_recall \
 				"$dir" /export/v4.2 "$([ "$vers" = 4.0 ] && echo tcp)"
+		if [ -n "$bc_traced" ]; then
+			rr2_trace_bc 0
+			rr2_check "trace.backchannel.v$vers" rr2_trace_bc_check
+			grep -E ' rpcrdma2_(svc|clnt)_bc_' "$RR2_TR/trace" |
+				head -n 8 | sed 's/^ *//' > /tmp/trace.bc
+			while read -r line; do
+				rr2_info "trace.bc: $line"
+			done < /tmp/trace.bc
+		fi
 		rr2_check "umount.v$vers" umount "$dir"
 	done
 }
@@ -666,10 +682,14 @@ rr2_alloc_faults() {
 RR2_TR=/sys/kernel/tracing
 RR2_TR_EVENTS="post_send send_done post_recv recv_done svc_read_post
 	svc_read_done svc_write_post svc_write_done clnt_reg_post clnt_reg_done
-	clnt_inv_post clnt_inv_done"
+	clnt_inv_post clnt_inv_done
+	clnt_call recv svc_reply clnt_chunks svc_chunks clnt_pullup
+	clnt_connect clnt_connected clnt_disconnect clnt_close clnt_destroy
+	svc_accept svc_close svc_free"
 
-# rr2_trace_set 0|1: rpcrdma2's post and completion events and the RDMA
-# core's CQ allocations (whose cq.id our events must carry)
+# rr2_trace_set 0|1: rpcrdma2's post and completion events, the
+# decisions of one RPC on both hosts, the transport operations, and
+# the RDMA core's CQ allocations (whose cq.id our events must carry)
 rr2_trace_set() {
 	local e
 	for e in $RR2_TR_EVENTS; do
@@ -716,6 +736,9 @@ rr2_trace_verdicts() {
 	/ rpcrdma2_[a-z_]+: / {
 		match($0, / rpcrdma2_[a-z_]+: /)
 		ev = substr($0, RSTART + 10, RLENGTH - 12)
+		# only work requests and their completions from here
+		if (ev !~ /^post_|_post$|_done$/ || ev ~ /_err$/)
+			next
 		kind = ev
 		sub(/^post_/, "", kind); sub(/_(post|done)$/, "", kind)
 		cq = field($0, "cq.id"); k = cq ":" field($0, "cid")
@@ -781,9 +804,177 @@ rr2_trace_verdicts() {
 	}' "$RR2_TR/trace"
 }
 
+# rr2_trace_one_rpc XID: one RPC followed through both halves by its
+# XID, as Documentation/admin-guide.rst ("Tracing one RPC") does.  The
+# client's call and Send, the server's Receive, header and reply, the
+# server's Send and the client's Receive must all be there, in that
+# order, the client's naming the server's port as peer and the
+# server's the client's, each half's Send and Receive on its own CQ.
+rr2_trace_one_rpc() {
+	awk -v xid="$1" -v port="$RR2_PORT" '
+	function field(l, name) {
+		if (!match(l, " " name "=[^ ]+"))
+			return ""
+		return substr(l, RSTART + length(name) + 2,
+			      RLENGTH - length(name) - 2)
+	}
+	function note(key, l) {
+		if (!(key in at)) {
+			at[key] = NR; peer[key] = field(l, "peer")
+			cq[key] = field(l, "cq.id")
+		}
+	}
+	index($0, " xid=" xid " ") == 0 { next }
+	/ rpcrdma2_clnt_call: / { note("call", $0); next }
+	/ rpcrdma2_svc_reply: / { note("reply", $0); next }
+	{
+		p = field($0, "peer")
+		side = p ~ ":" port "$" ? "c" : "s"
+	}
+	/ rpcrdma2_post_send: / { note(side "send", $0); next }
+	/ rpcrdma2_recv_done: / { note(side "recv", $0); next }
+	/ rpcrdma2_recv: / { note(side "hdr", $0); next }
+	END {
+		pc = peer["call"]; ps = peer["srecv"]
+		n = split("call csend srecv shdr reply ssend crecv", k, " ")
+		ok = pc ~ ":" port "$" && ps != "" && ps !~ ":" port "$"
+		for (i = 1; i <= n; i++) {
+			if (!(k[i] in at)) {
+				ok = 0; missing = missing " " k[i]
+				continue
+			}
+			want = k[i] ~ /^(call|c)/ ? pc : ps
+			if (peer[k[i]] != want)
+				ok = 0
+		}
+		# the call and reply events follow their own Sends
+		n = split("csend srecv shdr ssend crecv", o, " ")
+		for (i = 2; i <= n; i++)
+			if (at[o[i]] < at[o[i - 1]])
+				ok = 0
+		if (at["call"] < at["csend"] || at["reply"] < at["ssend"])
+			ok = 0
+		if (cq["csend"] != cq["crecv"] || cq["ssend"] != cq["srecv"] ||
+		    cq["csend"] == cq["ssend"])
+			ok = 0
+		print "one-rpc-both-hosts " (ok ? "ok" : "fail") " xid=" xid \
+			" client-peer=" pc " server-peer=" ps \
+			" client-cq=" cq["csend"] "/" cq["crecv"] \
+			" server-cq=" cq["srecv"] "/" cq["ssend"] \
+			" missing=" (missing == "" ? "none" : substr(missing, 2))
+	}' "$RR2_TR/trace"
+}
+
+# The transport operations of the mounts and umounts traced: the
+# client connects and tears down toward the server's port, the server
+# accepts, closes and frees connections from a client port.
+rr2_trace_xprt_verdicts() {
+	awk -v port="$RR2_PORT" '
+	function field(l, name) {
+		if (!match(l, " " name "=[^ ]+"))
+			return ""
+		return substr(l, RSTART + length(name) + 2,
+			      RLENGTH - length(name) - 2)
+	}
+	/ rpcrdma2_(clnt|svc)_[a-z]+: / {
+		match($0, / rpcrdma2_[a-z_]+: /)
+		ev = substr($0, RSTART + 10, RLENGTH - 12)
+		p = field($0, "peer")
+		if (ev ~ /^clnt_/ && p ~ ":" port "$")
+			n[ev]++
+		else if (ev ~ /^svc_/ && p != "" && p !~ ":" port "$" &&
+			 (ev != "svc_accept" || field($0, "status") == "0"))
+			n[ev]++
+	}
+	function verdict(name, ok, detail) {
+		print name " " (ok ? "ok" : "fail") " " detail
+	}
+	END {
+		verdict("client-connect", n["clnt_connect"] > 0 &&
+			n["clnt_connected"] > 0, "connect=" n["clnt_connect"] + 0 \
+			" connected=" n["clnt_connected"] + 0)
+		verdict("client-disconnect", n["clnt_disconnect"] > 0 &&
+			n["clnt_destroy"] + n["clnt_close"] > 0,
+			"disconnect=" n["clnt_disconnect"] + 0 \
+			" destroy=" n["clnt_destroy"] + 0 \
+			" close=" n["clnt_close"] + 0)
+		verdict("server-accept", n["svc_accept"] > 0,
+			"accept=" n["svc_accept"] + 0)
+		verdict("server-close", n["svc_close"] > 0 && n["svc_free"] > 0,
+			"close=" n["svc_close"] + 0 " free=" n["svc_free"] + 0)
+	}' "$RR2_TR/trace"
+}
+
+# The server closes a connection once the client's DREQ arrives: give
+# the last umount's a moment to show (closed as many as accepted)
+rr2_trace_settle() {
+	local i a c
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		a=$(grep -c ' rpcrdma2_svc_accept: ' "$RR2_TR/trace")
+		c=$(grep -c ' rpcrdma2_svc_free: ' "$RR2_TR/trace")
+		[ "$c" -ge "$a" ] && return
+		sleep 0.5
+	done
+}
+
+# The backchannel events, around one recalled delegation over RDMA,
+# with rpcrdma2 at both ends of one guest (rr2_trace_bc 1|0)
+RR2_TR_BC="svc_bc_call clnt_bc_call clnt_bc_reply svc_bc_reply"
+rr2_trace_bc_wanted() {
+	[ "$RR2_MOD" = ours ] && [ "$RR2_ROLE" = single ] &&
+		[ "$(rr2_arg trace 1)" = 1 ]
+}
+rr2_trace_bc() {
+	local e
+	[ -d "$RR2_TR/events" ] || mount -t tracefs nodev "$RR2_TR" || return
+	if [ "$1" = 1 ]; then
+		echo 0 > "$RR2_TR/tracing_on"
+		echo > "$RR2_TR/trace"
+	fi
+	for e in $RR2_TR_BC; do
+		echo "$1" > "$RR2_TR/events/rpcrdma2/rpcrdma2_$e/enable" || return
+	done
+	echo "$1" > "$RR2_TR/tracing_on"
+}
+
+# One reverse Call traced at both ends under one XID: the server sent
+# it and received the Reply (peer: the client's port), the client took
+# it and sent the Reply (peer: the server's port), none dropped
+rr2_trace_bc_check() {
+	awk -v port="$RR2_PORT" '
+	function field(l, name) {
+		if (!match(l, " " name "=[^ ]+"))
+			return ""
+		return substr(l, RSTART + length(name) + 2,
+			      RLENGTH - length(name) - 2)
+	}
+	/ rpcrdma2_(svc|clnt)_bc_(call|reply): / {
+		match($0, / rpcrdma2_[a-z_]+: /)
+		ev = substr($0, RSTART + 10, RLENGTH - 12)
+		at_client = field($0, "peer") ~ ":" port "$"
+		st = field($0, "status")
+		if ((ev ~ /^clnt_/) != at_client || (st != "" && st != "0"))
+			next
+		seen[ev, field($0, "xid")] = 1
+		xids[field($0, "xid")] = 1
+	}
+	END {
+		for (x in xids)
+			if (seen["svc_bc_call", x] && seen["clnt_bc_call", x] &&
+			    seen["clnt_bc_reply", x] && seen["svc_bc_reply", x]) {
+				print "reverse Call xid=" x " traced at both ends"
+				exit 0
+			}
+		print "no reverse Call traced at both ends"
+		exit 1
+	}' "$RR2_TR/trace"
+}
+
 # rpcrdma2 at both ends in one guest: trace a little I/O and check that
 # Sends, Receives, RDMA Reads and Writes and FRWR work requests each
-# show a post and a completion with matching completion IDs.
+# show a post and a completion with matching completion IDs, that one
+# RPC can be followed by its XID through both halves, and that the
+# mounts' connects and teardowns are traced at both ends.
 rr2_trace_check() {
 	local name verdict detail xid line
 	[ -d "$RR2_TR/events" ] || mount -t tracefs nodev "$RR2_TR" ||
@@ -794,16 +985,26 @@ rr2_trace_check() {
 	rr2_check trace.enable rr2_trace_set 1 || return
 	echo 1 > "$RR2_TR/tracing_on"
 	rr2_check trace.io rr2_trace_io
+	rr2_trace_settle
 	echo 0 > "$RR2_TR/tracing_on"
 	rr2_trace_set 0
 	rr2_info "trace: $(grep -c ' rpcrdma2_' "$RR2_TR/trace") events"
+	rr2_info "trace.counts: $(sed -n 's/.* rpcrdma2_\([a-z_]*\): .*/\1/p' \
+		"$RR2_TR/trace" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }')"
 	# one RPC with a Read chunk, end to end (no /dev/fd here: files)
 	xid=$(grep -m1 ' rpcrdma2_svc_read_post: ' "$RR2_TR/trace" |
 		sed 's/.* xid=\(0x[0-9a-f]*\).*/\1/')
 	grep -E "xid=${xid:-none} |cq_alloc" "$RR2_TR/trace" | head -n 40 |
 		sed 's/^ *//' > /tmp/trace.rpc
 	while read -r line; do rr2_info "trace.rpc: $line"; done < /tmp/trace.rpc
-	rr2_trace_verdicts > /tmp/trace.verdicts
+	grep -E " rpcrdma2_(clnt_(connect|connected|disconnect|close|destroy)|svc_(accept|close|free)): " \
+		"$RR2_TR/trace" | head -n 24 | sed 's/^ *//' > /tmp/trace.xprt
+	while read -r line; do rr2_info "trace.xprt: $line"; done < /tmp/trace.xprt
+	{
+		rr2_trace_verdicts
+		rr2_trace_one_rpc "${xid:-none}"
+		rr2_trace_xprt_verdicts | sed 's/^/xprt-/'
+	} > /tmp/trace.verdicts
 	rr2_check trace.verdicts test -s /tmp/trace.verdicts
 	while read -r name verdict detail; do
 		case $verdict in

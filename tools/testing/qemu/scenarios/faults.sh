@@ -25,7 +25,9 @@
 # Checks per fault: the mount is usable afterwards and no probe round
 # read back wrong data; at the end: fio found no verification error,
 # no hung task was reported, and after umount and "rpc.nfsd 0" no QP,
-# CQ, MR or PD of the transport is left on either side's device.
+# CQ, MR or PD of the transport is left on either side's device.  With
+# rpcrdma2 as the client, client-drop must show in its trace events: a
+# close or disconnect toward the server, then a connection settled.
 #
 # The guests take turns through files in the server's export reached
 # over NFS/TCP (as in bench2): the client asks for fault F
@@ -233,6 +235,36 @@ rr2_client_rxe_readd() {
 		rr2_rxe_active 100
 }
 
+# rpcrdma2 as the client: its transport-operation events around the
+# client-drop fault (rr2_drop_trace 1|0)
+RR2_DROP_EVENTS="clnt_close clnt_disconnect clnt_connect clnt_connected"
+rr2_drop_trace() {
+	local t=/sys/kernel/tracing e
+	[ -d $t/events ] || mount -t tracefs nodev $t || return
+	[ "$1" = 0 ] || echo > $t/trace
+	for e in $RR2_DROP_EVENTS; do
+		echo "$1" > "$t/events/rpcrdma2/rpcrdma2_$e/enable" || return
+	done
+}
+
+# The drop is traced: a close or disconnect toward the server's port,
+# then a connection that settles again
+rr2_drop_traced() {
+	awk -v port="$RR2_PORT" '
+	/ rpcrdma2_clnt_[a-z]+: / && index($0, ":" port " ") {
+		match($0, / rpcrdma2_clnt_[a-z]+: /)
+		ev = substr($0, RSTART + 15, RLENGTH - 17)
+		if (ev == "close" || ev == "disconnect")
+			down++
+		else if (ev == "connected" && down)
+			up++
+	}
+	END {
+		print "down=" down + 0 " connected-after=" up + 0
+		exit !(down && up)
+	}' /sys/kernel/tracing/trace
+}
+
 rr2_usable() {
 	local dir=$1
 	timeout 120 sh -c "echo usable > '$dir/usable' && grep -q usable '$dir/usable'"
@@ -259,6 +291,8 @@ rr2_client() {
 	for f in $(rr2_faults_list); do
 		t0=$(date +%s.%N)
 		touch "$RR2_CTL/.fault-want-$f"
+		[ "$f" = client-drop ] && [ "$RR2_MOD" = ours ] &&
+			rr2_drop_trace 1
 		[ "$f" = client-drop ] && rr2_check "fault.$f.made" rr2_client_drop
 		[ "$f" = client-rxe-readd ] &&
 			rr2_check "fault.$f.made" rr2_client_rxe_readd
@@ -266,6 +300,11 @@ rr2_client() {
 		sleep "$settle"
 		rr2_check "fault.$f.mount-usable" rr2_usable "$dir" ||
 			rr2_client_diag "$dir"
+		if [ "$f" = client-drop ] && [ "$RR2_MOD" = ours ]; then
+			rr2_check "fault.$f.traced" rr2_drop_traced
+			rr2_info "fault $f trace: $(rr2_drop_traced)"
+			rr2_drop_trace 0
+		fi
 		t1=$(date +%s.%N)
 		rr2_info "fault $f $(rr2_stall "$t0" "$t1") mod=$RR2_MOD"
 	done
