@@ -131,13 +131,20 @@ rr2_wait_file() {
 # that appear on the server, and a cached "no such file" would hide
 # one for up to acdirmax (30 s).
 rr2_control_mount() {
-	mkdir -p "$1"
 	for _ in $(seq 180); do
-		mount -t nfs -o vers=3,proto=tcp,nolock,lookupcache=none,actimeo=0 \
-			"$RR2_SERVER_IP:/export" "$1" 2> /dev/null && break
+		rr2_control_mount_once "$1" 2> /dev/null && break
 		sleep 2
 	done
 	rr2_check setup.control-mount mountpoint -q "$1"
+}
+
+# rr2_control_mount_once DIR: one try, unchecked, for a guest that
+# finds the server up already
+rr2_control_mount_once() {
+	mkdir -p "$1"
+	mountpoint -q "$1" ||
+		mount -t nfs -o vers=3,proto=tcp,nolock,lookupcache=none,actimeo=0 \
+			"$RR2_SERVER_IP:/export" "$1"
 }
 
 # rxe on the NIC, with this guest's address.

@@ -437,8 +437,7 @@ rr2_bc_calls() {
 
 # rr2_recall_at_server EXPORT NAME: "HELD LATE" from the server's
 # rr2_recall_here, made here in one guest; in a client guest asked for
-# through a control mount (NFSv3 over TCP, no lookup cache, as
-# rr2_control_mount's) and answered by the
+# through a control mount (rr2_control_mount_once) and answered by the
 # server guest's rr2_recall_responder within 20 s.
 rr2_recall_at_server() {
 	local ctl=/mnt/ctl
@@ -446,10 +445,7 @@ rr2_recall_at_server() {
 		rr2_recall_here "$1" "$2"
 		return
 	fi
-	mkdir -p "$ctl"
-	mountpoint -q "$ctl" || mount -t nfs -o \
-		vers=3,proto=tcp,nolock,lookupcache=none,actimeo=0 \
-		"$RR2_SERVER_IP:/export" "$ctl" || return 1
+	rr2_control_mount_once "$ctl" || return 1
 	rm -f "$ctl/.rr2-recall-ack"
 	echo "$1 $2" > "$ctl/.rr2-recall-req" || return 1
 	rr2_wait_file "$ctl/.rr2-recall-ack" 20 || return 1
@@ -713,19 +709,22 @@ rr2_trace_io() {
 	return $rc
 }
 
+# The awk function the trace checks read an event's "NAME=VALUE" field
+# with: field(LINE, NAME) is VALUE, or "" when LINE has no such field.
+RR2_AWK_FIELD='
+function field(l, name) {
+	if (!match(l, " " name "=[^ ]+"))
+		return ""
+	return substr(l, RSTART + length(name) + 2, RLENGTH - length(name) - 2)
+}'
+
 # Reads the trace; prints "CHECK ok|fail|info DETAIL" lines.  A post event
 # and a completion event of one work request carry the same cq.id and
 # cid: every completion must follow its post (with the same XID where
 # the post knows it).  Only the CQs rdma_core:cq_alloc printed while
 # tracing count, which also shows that our cq.id is the RDMA core's.
 rr2_trace_verdicts() {
-	awk '
-	function field(l, name,   v) {
-		if (!match(l, " " name "=[^ ]+"))
-			return ""
-		v = substr(l, RSTART + length(name) + 2, RLENGTH - length(name) - 2)
-		return v
-	}
+	awk "$RR2_AWK_FIELD"'
 	/ cq_alloc: / {
 		sub(/.*cq\.id=/, ""); sub(/ .*/, "")
 		if (!($0 in cqs))
@@ -811,13 +810,7 @@ rr2_trace_verdicts() {
 # order, the client's naming the server's port as peer and the
 # server's the client's, each half's Send and Receive on its own CQ.
 rr2_trace_one_rpc() {
-	awk -v xid="$1" -v port="$RR2_PORT" '
-	function field(l, name) {
-		if (!match(l, " " name "=[^ ]+"))
-			return ""
-		return substr(l, RSTART + length(name) + 2,
-			      RLENGTH - length(name) - 2)
-	}
+	awk -v xid="$1" -v port="$RR2_PORT" "$RR2_AWK_FIELD"'
 	function note(key, l) {
 		if (!(key in at)) {
 			at[key] = NR; peer[key] = field(l, "peer")
@@ -869,13 +862,7 @@ rr2_trace_one_rpc() {
 # client connects and tears down toward the server's port, the server
 # accepts, closes and frees connections from a client port.
 rr2_trace_xprt_verdicts() {
-	awk -v port="$RR2_PORT" '
-	function field(l, name) {
-		if (!match(l, " " name "=[^ ]+"))
-			return ""
-		return substr(l, RSTART + length(name) + 2,
-			      RLENGTH - length(name) - 2)
-	}
+	awk -v port="$RR2_PORT" "$RR2_AWK_FIELD"'
 	/ rpcrdma2_(clnt|svc)_[a-z]+: / {
 		match($0, / rpcrdma2_[a-z_]+: /)
 		ev = substr($0, RSTART + 10, RLENGTH - 12)
@@ -941,13 +928,7 @@ rr2_trace_bc() {
 # it and received the Reply (peer: the client's port), the client took
 # it and sent the Reply (peer: the server's port), none dropped
 rr2_trace_bc_check() {
-	awk -v port="$RR2_PORT" '
-	function field(l, name) {
-		if (!match(l, " " name "=[^ ]+"))
-			return ""
-		return substr(l, RSTART + length(name) + 2,
-			      RLENGTH - length(name) - 2)
-	}
+	awk -v port="$RR2_PORT" "$RR2_AWK_FIELD"'
 	/ rpcrdma2_(svc|clnt)_bc_(call|reply): / {
 		match($0, / rpcrdma2_[a-z_]+: /)
 		ev = substr($0, RSTART + 10, RLENGTH - 12)
