@@ -359,6 +359,8 @@ static inline struct rr2c *rr2c(struct rpc_xprt *xprt)
 u32 rr2c_offer_vers(const struct rr2c *r, u32 max_vers);
 void rr2c_nego_outcome(struct rr2c *r, int ret);
 int rr2c_fail_rqst(struct rr2c *r, struct rpc_rqst *rq, int err);
+bool rr2c_queues_fit(u32 c, const struct rpcrdma2_dev_attr *dev,
+		     u32 nr_send);
 #endif
 void rr2c_set_grant(struct rr2c *r, u32 xid, u32 grant);
 u32 rr2c_credit(const struct rr2c *r, u32 vers);

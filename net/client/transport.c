@@ -409,8 +409,9 @@ void rr2c_ep_queues(struct rpcrdma2_ep_attr *attr, u32 credits)
 }
 
 /* Whether rpcrdma2_ep_create() takes a connection asking for @c credits */
-static bool rr2c_queues_fit(u32 c, const struct rpcrdma2_dev_attr *dev,
-			    u32 nr_send)
+VISIBLE_IF_KUNIT bool rr2c_queues_fit(u32 c,
+				      const struct rpcrdma2_dev_attr *dev,
+				      u32 nr_send)
 {
 	struct rpcrdma2_ep_attr attr = { .nr_send = nr_send };
 

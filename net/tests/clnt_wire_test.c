@@ -3430,28 +3430,19 @@ static void rr2w_suite_exit(struct kunit_suite *suite)
 }
 
 /*
- * The oracle: whether rpcrdma2_ep_create() itself takes the endpoint
- * rr2c_connect() asks for with @credits.
+ * @c is the most credits up to the default that fit, or 0: none fit.
+ * The oracle is rr2c_queues_fit(): rpcrdma2_ep_create()'s own rule
+ * (rpcrdma2_ep_attr_fits()) on the queues rr2c_connect() asks for.
  */
-static bool rr2w_ep_takes(const struct rpcrdma2_dev_attr *dev, u32 credits,
-			  u32 nr_send)
-{
-	struct rpcrdma2_ep_attr attr = { .nr_send = nr_send };
-
-	rr2c_ep_queues(&attr, credits);
-	return rpcrdma2_ep_attr_fits(&attr, dev);
-}
-
-/* @c is the most credits up to the default that fit, or 0: none fit */
 static bool rr2w_credits_right(const struct rpcrdma2_dev_attr *dev, u32 c,
 			       u32 nr_send)
 {
 	if (!c)
-		return !rr2w_ep_takes(dev, RPCRDMA_MIN_SLOT_TABLE, nr_send);
+		return !rr2c_queues_fit(RPCRDMA_MIN_SLOT_TABLE, dev, nr_send);
 	return c >= RPCRDMA_MIN_SLOT_TABLE && c <= RPCRDMA_DEF_SLOT_TABLE &&
-	       rr2w_ep_takes(dev, c, nr_send) &&
+	       rr2c_queues_fit(c, dev, nr_send) &&
 	       (c == RPCRDMA_DEF_SLOT_TABLE ||
-		!rr2w_ep_takes(dev, c + 1, nr_send));
+		!rr2c_queues_fit(c + 1, dev, nr_send));
 }
 
 /*
