@@ -419,7 +419,8 @@ rr2_deleg_recall() {
 		"DELEGRETURN $rets -> $(rr2_op_count "$dir" DELEGRETURN)"
 	[ "$held" -ge 1 ] && [ "$late" = 0 ] &&
 		[ "$(rr2_op_count "$dir" DELEGRETURN)" -gt "$rets" ] || return 1
-	[ -n "$calls" ] || return 0		# the stock client
+	# no bc_calls: only the stock client may lack the counter
+	[ -n "$calls" ] || { [ "$RR2_MOD" = stock ]; return; }
 	if [ "$path" = tcp ]; then
 		[ "$(rr2_bc_calls "$dir")" = "$calls" ]
 	else
