@@ -10,10 +10,11 @@
  *   rr2c_*            the client half (net/client)
  *   rr2s_*, rr2b_*    the server half (net/server); rr2b_ is its
  *                     backchannel transport class (backchannel.c)
- *   rpcrdma2_clnt_*,  what a half offers the module core and the tests:
- *   rpcrdma2_svc_*    registration, sysctl tables, test hooks (below)
- *   rpcrdma2_test_*   test hooks (below, shared/dev.h) and the KUnit
- *                     environment (net/tests/env.h)
+ *   rpcrdma2_clnt_*,  what a half offers the module core:
+ *   rpcrdma2_svc_*    registration, sysctl tables
+ *   rpcrdma2_test_*   the KUnit suites' handles on the module
+ *                     (net/tests/hooks.h) and their environment
+ *                     (net/tests/env.h)
  *
  * Each KUnit file keeps its own static helpers under a short prefix of
  * its own (rr2r_ rpc_test.c, rr2w_ clnt_wire_test.c, rr2t_ env.c and
@@ -52,18 +53,13 @@ u32 rpcrdma2_rvrsdir_level(enum rpcrdma2_role role);
 /* net/shared/params.c: the hostauth parameter, RPCRDMA2_HOSTAUTH_MAX octets */
 u32 rpcrdma2_hostauth_get(u8 *buf);
 
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-/* Test hooks: one role's cap below rdmavers, and client state. */
-void rpcrdma2_test_cap_version(enum rpcrdma2_role role, unsigned int vers);
-void rpcrdma2_test_set_xchar(bool clnt, bool svc);
-void rpcrdma2_test_set_rvrsdir(u32 clnt, u32 svc);
-void rpcrdma2_test_set_hostauth(const char *val);
-u32 rpcrdma2_clnt_test_version(struct rpc_xprt *xprt);
-u32 rpcrdma2_clnt_test_grant(struct rpc_xprt *xprt);
-u64 rpcrdma2_clnt_test_hellos(struct rpc_xprt *xprt);
-void rpcrdma2_clnt_test_stall(struct rpc_xprt *xprt, u32 msgno);
-u32 rpcrdma2_clnt_test_tx_msgno(struct rpc_xprt *xprt);
-void rpcrdma2_clnt_test_set_grant(struct rpc_xprt *xprt, u32 grant);
+#if IS_ENABLED(CONFIG_KUNIT)
+/* net/shared/params.c: what KUnit sets (tests/hooks.c) */
+extern unsigned int rpcrdma2_role_vers[2];
+extern unsigned int rpcrdma2_role_rvrsdir[2];
+extern bool rpcrdma2_role_xchar_off[2];
+extern bool rpcrdma2_xchar;
+extern char rpcrdma2_hostauth[];
 #endif
 
 /* net/client/transport.c */

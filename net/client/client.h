@@ -344,9 +344,6 @@ struct rr2c {
 	struct rr2c_req		*reqs;
 
 	struct rr2c_stats	stats;
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-	u32			test_stall_at;	/* see rr2c_test_stalled() */
-#endif
 };
 
 static inline struct rr2c *rr2c(struct rpc_xprt *xprt)
@@ -413,8 +410,11 @@ void rr2c_debugfs_add(struct rr2c *r);
 u32 rr2c_knob_slots(void);
 u32 rr2c_knob_recv_size(void);
 u32 rr2c_knob_send_size(void);
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-void rr2c_knobs_reset(void);
+#if IS_ENABLED(CONFIG_KUNIT)
+/* the knobs, which KUnit sets back (tests/hooks.c) */
+extern int rr2c_slot_table_entries;
+extern int rr2c_max_inline_read;
+extern int rr2c_max_inline_write;
 #endif
 
 /* backchannel.c */

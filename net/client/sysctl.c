@@ -30,6 +30,7 @@
  * core (registration), transport.c (the knobs).
  */
 
+#include <kunit/visibility.h>
 #include <linux/kernel.h>
 #include <linux/sysctl.h>
 #include <linux/sunrpc/xprtrdma.h>
@@ -38,9 +39,9 @@
 #include "rpcrdma2.h"
 #include "client/client.h"
 
-static int rr2c_slot_table_entries = RR2C_SLOTS;
-static int rr2c_max_inline_read = RPCRDMA2_BUF_SIZE_DEF;
-static int rr2c_max_inline_write = RPCRDMA2_BUF_SIZE_DEF;
+VISIBLE_IF_KUNIT int rr2c_slot_table_entries = RR2C_SLOTS;
+VISIBLE_IF_KUNIT int rr2c_max_inline_read = RPCRDMA2_BUF_SIZE_DEF;
+VISIBLE_IF_KUNIT int rr2c_max_inline_write = RPCRDMA2_BUF_SIZE_DEF;
 
 static int rr2c_min_slots = RPCRDMA_MIN_SLOT_TABLE;
 static int rr2c_max_slots = RPCRDMA_MAX_SLOT_TABLE;
@@ -67,16 +68,6 @@ u32 rr2c_knob_send_size(void)
 {
 	return rounddown(READ_ONCE(rr2c_max_inline_write), 1024);
 }
-
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-/* Put the knobs back to their defaults after a test changed them. */
-void rr2c_knobs_reset(void)
-{
-	WRITE_ONCE(rr2c_slot_table_entries, RR2C_SLOTS);
-	WRITE_ONCE(rr2c_max_inline_read, RPCRDMA2_BUF_SIZE_DEF);
-	WRITE_ONCE(rr2c_max_inline_write, RPCRDMA2_BUF_SIZE_DEF);
-}
-#endif
 
 #define RR2C_KNOB(_name, _var, _min, _max)			\
 	{							\

@@ -719,19 +719,6 @@ static void rr2c_op_destroy(struct rpc_xprt *xprt)
 
 /* ---- sending ---- */
 
-/*
- * KUnit: stop cutting after a given number of Sends, as if room never
- * came back, so a test can abandon a Call in the middle of its sequence.
- */
-static bool rr2c_test_stalled(const struct rr2c *r)
-{
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-	return r->test_stall_at && r->tx.msgno + 1 >= r->test_stall_at;
-#else
-	return false;
-#endif
-}
-
 /* Is there room for the next Send of the message being cut? */
 static bool rr2c_has_room(struct rr2c *r)
 {
@@ -1067,13 +1054,16 @@ static int rr2c_op_send_request(struct rpc_rqst *req)
 		}
 	}
 	do {
-		if (rr2c_test_stalled(r))
-			goto stall;
 		if (!rpcrdma2_seq_may_send(&r->seq, r->tx.msgno + 1))
 			goto wait;
 		sd = rpcrdma2_pool_get(&r->pool, false);
 		if (!sd)
 			goto wait;
+		/* injected: room never comes back (the peer withholds it) */
+		if (rpcrdma2_fail(RPCRDMA2_FAIL_SEND_STALL)) {
+			rpcrdma2_pool_put(&r->pool, sd);
+			goto stall;
+		}
 		/*
 		 * Count the acknowledgments owed only once something is
 		 * sent: a message dropped before its first Send owes none.
@@ -1371,48 +1361,6 @@ static struct rpc_xprt *rpcrdma2_clnt_setup(struct xprt_create *args)
 	INIT_DELAYED_WORK(&r->connect_work, rr2c_connect_worker);
 	return xprt;
 }
-
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-u32 rpcrdma2_clnt_test_version(struct rpc_xprt *xprt)
-{
-	return rr2c(xprt)->conn.vers;
-}
-
-u32 rpcrdma2_clnt_test_grant(struct rpc_xprt *xprt)
-{
-	return READ_ONCE(xprt->cwnd) >> RPC_CWNDSHIFT;
-}
-
-u64 rpcrdma2_clnt_test_hellos(struct rpc_xprt *xprt)
-{
-	return rr2c(xprt)->stats.hellos;
-}
-
-/* Stall before Send @msgno (1-based); 0: room is back, go on. */
-void rpcrdma2_clnt_test_stall(struct rpc_xprt *xprt, u32 msgno)
-{
-	WRITE_ONCE(rr2c(xprt)->test_stall_at, msgno);
-	if (!msgno)
-		xprt_write_space(xprt);
-}
-
-u32 rpcrdma2_clnt_test_tx_msgno(struct rpc_xprt *xprt)
-{
-	struct rr2c *r = rr2c(xprt);
-	u32 n;
-
-	spin_lock(&r->tx_lock);
-	n = r->tx_req ? r->tx.msgno : 0;
-	spin_unlock(&r->tx_lock);
-	return n;
-}
-
-void rpcrdma2_clnt_test_set_grant(struct rpc_xprt *xprt, u32 grant)
-{
-	rr2c_set_grant(rr2c(xprt), 0, grant);
-}
-
-#endif
 
 static struct xprt_class rpcrdma2_clnt_class = {
 	.list	= LIST_HEAD_INIT(rpcrdma2_clnt_class.list),

@@ -41,6 +41,7 @@
 
 #include "rpcrdma2.h"
 #include "server/server.h"
+#include "shared/fault.h"
 #include <trace/events/rpcrdma2.h>
 
 void rr2s_send_done(struct rpcrdma2_send *sd)
@@ -78,26 +79,6 @@ static bool rr2s_may_send(struct rr2s_conn *c, struct rpcrdma2_send **sd,
 		*sd = rpcrdma2_pool_get(&c->pool, false);
 	return ok && *sd;
 }
-
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-static atomic_t rr2s_test_send_faults = ATOMIC_INIT(0);
-
-/* KUnit: the next @n Sends of RPC messages fail to post. */
-void rr2s_test_fail_sends(int n)
-{
-	atomic_set(&rr2s_test_send_faults, n);
-}
-
-static bool rr2s_test_send_fault(void)
-{
-	return atomic_add_unless(&rr2s_test_send_faults, -1, 0);
-}
-#else
-static bool rr2s_test_send_fault(void)
-{
-	return false;
-}
-#endif
 
 /*
  * Send With Invalidate of @inv_rkey on the final Send, which also takes
@@ -140,7 +121,7 @@ static int rr2s_post_sends(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
 		}
 		if (more < 0)
 			ret = more;
-		else if (rr2s_test_send_fault())	/* as on a dead QP */
+		else if (rpcrdma2_fail(RPCRDMA2_FAIL_SVC_SEND))	/* dead QP */
 			ret = -EIO;
 		else
 			ret = rpcrdma2_ep_post_send(sd, len,

@@ -339,15 +339,15 @@ void rr2s_stat_error(u32 verdict);
 u32 rr2s_knob_max_requests(void);
 u32 rr2s_knob_recv_size(void);
 u32 rr2s_knob_ord(void);
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-void rr2s_knobs_reset(void);
+#if IS_ENABLED(CONFIG_KUNIT)
+/* the knobs, which KUnit sets back (tests/hooks.c) */
+extern int rr2s_max_requests;
+extern int rr2s_max_req_size;
+extern int rr2s_max_ord;
 #endif
 
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-u32 rr2s_test_parked(void);
-void rr2s_test_set_port_down(bool down);
-void rr2s_test_fail_sends(int n);
-#endif
+/* transport.c */
+u32 rr2s_parked_count(void);
 
 /* debugfs.c */
 void rr2s_debugfs_add(struct rr2s_conn *c);

@@ -29,6 +29,7 @@
  * core (registration), the other server files (knobs, counters).
  */
 
+#include <kunit/visibility.h>
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 #include <linux/sysctl.h>
@@ -40,9 +41,9 @@
 DEFINE_PER_CPU(struct rr2s_stats, rr2s_stats);
 
 /* The knobs, with the stock defaults and ranges where they apply. */
-static int rr2s_max_requests = RR2S_CREDITS;
-static int rr2s_max_req_size = RPCRDMA2_BUF_SIZE_DEF;
-static int rr2s_max_ord = RR2S_ORD_DEFAULT;
+VISIBLE_IF_KUNIT int rr2s_max_requests = RR2S_CREDITS;
+VISIBLE_IF_KUNIT int rr2s_max_req_size = RPCRDMA2_BUF_SIZE_DEF;
+VISIBLE_IF_KUNIT int rr2s_max_ord = RR2S_ORD_DEFAULT;
 
 static int rr2s_min_requests = RR2S_CREDITS_MIN;
 static int rr2s_max_requests_max = RR2S_CREDITS_MAX;
@@ -72,16 +73,6 @@ u32 rr2s_knob_ord(void)
 {
 	return READ_ONCE(rr2s_max_ord);
 }
-
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-/* Put the knobs back to their defaults after a test changed them. */
-void rr2s_knobs_reset(void)
-{
-	WRITE_ONCE(rr2s_max_requests, RR2S_CREDITS);
-	WRITE_ONCE(rr2s_max_req_size, RPCRDMA2_BUF_SIZE_DEF);
-	WRITE_ONCE(rr2s_max_ord, RR2S_ORD_DEFAULT);
-}
-#endif
 
 static unsigned long rr2s_stat_sum(enum rr2s_stat stat)
 {
@@ -123,6 +114,21 @@ static int rr2s_stat_handler(const struct ctl_table *table, int write,
 	}
 	val = rr2s_stat_sum(stat);
 	return proc_doulongvec_minmax(&t, 0, buffer, lenp, ppos);
+}
+
+/* A gauge, read-only: the cm_ids of closed connections parked now. */
+static int rr2s_parked_handler(const struct ctl_table *table, int write,
+			       void *buffer, size_t *lenp, loff_t *ppos)
+{
+	unsigned long val = rr2s_parked_count();
+	struct ctl_table t = {
+		.procname	= table->procname,
+		.data		= &val,
+		.maxlen		= sizeof(val),
+		.mode		= 0444,
+	};
+
+	return proc_doulongvec_minmax(&t, write, buffer, lenp, ppos);
 }
 
 #define RR2S_KNOB(_name, _var, _min, _max)			\
@@ -195,6 +201,11 @@ struct ctl_table rpcrdma2_svc_sysctl[] = {
 		     RR2S_STAT_ERR_REPLY_RESOURCE),
 	RR2S_COUNTER("rpcrdma2_err_system", RR2S_STAT_ERR_SYSTEM),
 	RR2S_COUNTER("rpcrdma2_over_grant", RR2S_STAT_OVER_GRANT),
+	{
+		.procname	= "rpcrdma2_parked_ids",
+		.mode		= 0444,
+		.proc_handler	= rr2s_parked_handler,
+	},
 };
 
 const size_t rpcrdma2_svc_sysctl_size = ARRAY_SIZE(rpcrdma2_svc_sysctl);

@@ -59,6 +59,7 @@
 
 #include "rpcrdma2.h"
 #include "server/server.h"
+#include "shared/fault.h"
 #include "shared/log.h"
 #include <trace/events/rpcrdma2.h>
 
@@ -280,17 +281,6 @@ static struct rr2s_base rr2s_parked_ctx = { .kind = RR2S_PARKED };
 static void rr2s_parked_worker(struct work_struct *work);
 static DECLARE_DELAYED_WORK(rr2s_parked_work, rr2s_parked_worker);
 
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-static bool rr2s_test_port_down;
-
-/* KUnit: every port counts as down (no DREQ), or not, from now on. */
-void rr2s_test_set_port_down(bool down)
-{
-	WRITE_ONCE(rr2s_test_port_down, down);
-	mod_delayed_work(rr2s_wq, &rr2s_parked_work, 0);
-}
-#endif
-
 /*
  * May a DREQ go out now?  iWARP has no MADs (its disconnect is the TCP
  * stream's), so there it always may.
@@ -305,10 +295,8 @@ static bool rr2s_port_active(const struct rdma_cm_id *id)
 		return false;
 	if (rdma_protocol_iwarp(id->device, id->port_num))
 		return true;
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-	if (READ_ONCE(rr2s_test_port_down))
+	if (rpcrdma2_fail(RPCRDMA2_FAIL_PORT_DOWN))	/* injected */
 		return false;
-#endif
 	if (ib_get_cached_port_state(id->device, id->port_num, &state) ||
 	    state != IB_PORT_ACTIVE)
 		return false;
@@ -426,8 +414,8 @@ static void rr2s_parked_flush(void)
 	}
 }
 
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-u32 rr2s_test_parked(void)
+/* The cm_ids parked now (the rpcrdma2_parked_ids file). */
+u32 rr2s_parked_count(void)
 {
 	struct rr2s_parked *p;
 	u32 n = 0;
@@ -438,7 +426,6 @@ u32 rr2s_test_parked(void)
 	mutex_unlock(&rr2s_parked_lock);
 	return n;
 }
-#endif
 
 static void rr2s_conn_free(struct rr2s_conn *c)
 {

@@ -28,6 +28,7 @@
  * (frwr.c, transport.c) and the server (transport.c, notifier).
  */
 
+#include <kunit/visibility.h>
 #include <linux/kref.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -88,14 +89,14 @@ static const struct rpcrdma2_dev_attr rpcrdma2_devclamps[] = {
 	},
 };
 
-static const char *const rpcrdma2_devclamp_names[] = {
+VISIBLE_IF_KUNIT const char *const rpcrdma2_devclamp_names[] = {
 	[RPCRDMA2_DEVCLAMP_NONE]	= "none",
 	[RPCRDMA2_DEVCLAMP_CX3]		= "cx3",
 	[RPCRDMA2_DEVCLAMP_IWARP]	= "iwarp",
 	[RPCRDMA2_DEVCLAMP_TINY]	= "tiny",
 };
 
-static unsigned int rpcrdma2_devclamp = RPCRDMA2_DEVCLAMP_NONE;
+VISIBLE_IF_KUNIT unsigned int rpcrdma2_devclamp = RPCRDMA2_DEVCLAMP_NONE;
 
 static int rpcrdma2_devclamp_set(const char *val, const struct kernel_param *kp)
 {
@@ -125,24 +126,6 @@ const char *rpcrdma2_devclamp_name(void)
 {
 	return rpcrdma2_devclamp_names[READ_ONCE(rpcrdma2_devclamp)];
 }
-
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-/* KUnit: a profile for the connections made from now on. */
-void rpcrdma2_test_set_devclamp(enum rpcrdma2_devclamp p)
-{
-	WRITE_ONCE(rpcrdma2_devclamp, p);
-}
-
-enum rpcrdma2_devclamp rpcrdma2_test_devclamp(void)
-{
-	return READ_ONCE(rpcrdma2_devclamp);
-}
-
-const char *rpcrdma2_test_devclamp_name(enum rpcrdma2_devclamp p)
-{
-	return p < RPCRDMA2_DEVCLAMP_NR ? rpcrdma2_devclamp_names[p] : "?";
-}
-#endif
 
 /* The device's value, or the profile's when it has a lower one. */
 static u64 rpcrdma2_lower(u64 dev, u64 clamp)

@@ -78,10 +78,10 @@ void rpcrdma2_dev_attr(const struct ib_device *dev,
 		       struct rpcrdma2_dev_attr *a);
 void rpcrdma2_dev_clamp_qp(struct ib_qp *qp, const struct rpcrdma2_dev_attr *a);
 const char *rpcrdma2_devclamp_name(void);
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-void rpcrdma2_test_set_devclamp(enum rpcrdma2_devclamp p);
-enum rpcrdma2_devclamp rpcrdma2_test_devclamp(void);
-const char *rpcrdma2_test_devclamp_name(enum rpcrdma2_devclamp p);
+#if IS_ENABLED(CONFIG_KUNIT)
+/* the devclamp parameter and its names, which KUnit sets (tests/hooks.c) */
+extern unsigned int rpcrdma2_devclamp;
+extern const char *const rpcrdma2_devclamp_names[];
 #endif
 
 #endif /* RPCRDMA2_DEV_H */

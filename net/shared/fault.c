@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * rpcrdma2 allocation-failure injection: a test knob.
+ * rpcrdma2 fault injection: a test knob.
  *
- * Four named sites, each placed at rpcrdma2's own allocation (and
- * posting) calls, so an injection never reaches another module's
- * allocations:
+ * Named sites, each placed at one of rpcrdma2's own calls, so an
+ * injection never reaches another module.  Four fail allocations (and
+ * posting), as failslab and fail_page_alloc filtered to rpcrdma2 would:
  *
  *   connect      the endpoint: PD, CQ and QP, its Send and Receive
  *                buffers (shared/ep.c), made on connect and on accept
@@ -18,26 +18,36 @@
  *                its RDMA Writes (server/rw.c), the client's pages for
  *                a sparse Reply buffer (client/transport.c)
  *
+ * Three make a device or a peer misbehave:
+ *
+ *   svc-send     the server's post of a Send of an RPC message fails,
+ *                as on a QP in error (server/sendto.c)
+ *   send-stall   the client's next Send finds no room, as when the
+ *                peer withholds credits and acknowledgments: the Call
+ *                waits (client/transport.c)
+ *   port-down    the server reads its port as down, so a closing
+ *                connection parks its cm_id instead of sending a DREQ
+ *                (server/transport.c)
+ *
  * A site is inert until armed: the check is a static branch, a nop in
  * the code until a site is first armed, then a call here, as
  * should_fail() is for the kernel's fault_attr.  The knobs are
  * fault_attr's, with its meaning: an armed site fails a call when the
  * call's number is a multiple of "interval" (1: any call), then with
- * "probability" percent, while "times" (-1: no limit) lasts; each
- * failure counts in "injected".  They are set from debugfs,
- * /sys/kernel/debug/rpcrdma2/fail/<site>/{times,interval,probability},
- * "injected" read-only, or from KUnit with rpcrdma2_fail_set().  A
- * site is armed while probability and times are both non-zero; once
- * "times" runs out the static branch stays on (it cannot be switched
- * in the atomic contexts a site may be in) until the site is set
- * again.
+ * "probability" percent, while "times" (-1: no limit) lasts; "skip"
+ * lets the first calls after arming pass (send-stall: the Sends that go
+ * before the stall); each failure counts in "injected".  They are set
+ * from debugfs, /sys/kernel/debug/rpcrdma2/fail/<site>/{times,interval,
+ * probability,skip}, "injected" read-only, or from KUnit with
+ * rpcrdma2_fail_set() and rpcrdma2_fail_after().  A site is armed
+ * while probability and times are both non-zero; once "times" runs out
+ * the static branch stays on (it cannot be switched in the atomic
+ * contexts a site may be in) until the site is set again.
  *
  * Why not fault_attr itself: neither Debian's 6.12 kernel (the QEMU
  * guests) nor the KUnit kernels have CONFIG_FAULT_INJECTION, and
  * enabling it there rebuilds nearly all of the debug KUnit kernel
- * (Documentation/testing.rst).  Failing at our own call sites is what
- * the filtering of failslab and fail_page_alloc to rpcrdma2 would
- * achieve.
+ * (Documentation/testing.rst).
  *
  * Called by: the sites (shared, client, server), the module core
  * (debugfs, exit), KUnit.
@@ -57,6 +67,7 @@ struct rpcrdma2_fail {
 	atomic_t	times;		/* failures left; -1: no limit */
 	u32		interval;	/* fail every interval'th call */
 	u32		probability;	/* percent */
+	u32		skip;		/* calls that pass first */
 	atomic_t	calls;		/* calls while armed */
 	atomic64_t	injected;	/* failures made */
 	bool		armed;		/* holds a count of the static key */
@@ -67,6 +78,9 @@ static const char *const rpcrdma2_fail_names[RPCRDMA2_FAIL_NR] = {
 	[RPCRDMA2_FAIL_RECV_REFILL]	= "recv-refill",
 	[RPCRDMA2_FAIL_REG]		= "reg",
 	[RPCRDMA2_FAIL_REPLY]		= "reply",
+	[RPCRDMA2_FAIL_SVC_SEND]	= "svc-send",
+	[RPCRDMA2_FAIL_SEND_STALL]	= "send-stall",
+	[RPCRDMA2_FAIL_PORT_DOWN]	= "port-down",
 };
 
 static struct rpcrdma2_fail rpcrdma2_fails[RPCRDMA2_FAIL_NR] = {
@@ -90,12 +104,17 @@ bool __rpcrdma2_fail(enum rpcrdma2_fail_site site)
 	struct rpcrdma2_fail *f = &rpcrdma2_fails[site];
 	u32 prob = READ_ONCE(f->probability);
 	u32 interval = READ_ONCE(f->interval);
+	u32 skip = READ_ONCE(f->skip);
+	u32 n;
 	int t;
 
 	if (!prob)
 		return false;
-	if (interval > 1 && (u32)atomic_inc_return(&f->calls) % interval)
-		return false;
+	if (interval > 1 || skip) {
+		n = atomic_inc_return(&f->calls);
+		if (n <= skip || (n - skip) % interval)
+			return false;
+	}
 	if (prob < 100 && get_random_u32_below(100) >= prob)
 		return false;
 	t = atomic_read(&f->times);
@@ -119,6 +138,22 @@ static void rpcrdma2_fail_update(struct rpcrdma2_fail *f)
 	f->armed = armed;
 }
 
+/* Set a site's knobs and start its call count again; process context. */
+static void rpcrdma2_fail_arm(enum rpcrdma2_fail_site site, int times,
+			      u32 interval, u32 probability, u32 skip)
+{
+	struct rpcrdma2_fail *f = &rpcrdma2_fails[site];
+
+	mutex_lock(&rpcrdma2_fail_mutex);
+	WRITE_ONCE(f->interval, max(interval, 1U));
+	WRITE_ONCE(f->probability, min(probability, 100U));
+	WRITE_ONCE(f->skip, skip);
+	atomic_set(&f->calls, 0);
+	atomic_set(&f->times, max(times, -1));
+	rpcrdma2_fail_update(f);
+	mutex_unlock(&rpcrdma2_fail_mutex);
+}
+
 /**
  * rpcrdma2_fail_set - arm or disarm a site
  * @site: the site
@@ -126,20 +161,24 @@ static void rpcrdma2_fail_update(struct rpcrdma2_fail *f)
  * @interval: fail only every @interval'th call (0 or 1: any)
  * @probability: percent of those calls, 0 (disarmed) to 100
  *
- * Process context.  The call counter starts again.
+ * Process context.  The call counter starts again; no call is skipped.
  */
 void rpcrdma2_fail_set(enum rpcrdma2_fail_site site, int times, u32 interval,
 		       u32 probability)
 {
-	struct rpcrdma2_fail *f = &rpcrdma2_fails[site];
+	rpcrdma2_fail_arm(site, times, interval, probability, 0);
+}
 
-	mutex_lock(&rpcrdma2_fail_mutex);
-	WRITE_ONCE(f->interval, max(interval, 1U));
-	WRITE_ONCE(f->probability, min(probability, 100U));
-	atomic_set(&f->calls, 0);
-	atomic_set(&f->times, max(times, -1));
-	rpcrdma2_fail_update(f);
-	mutex_unlock(&rpcrdma2_fail_mutex);
+/**
+ * rpcrdma2_fail_after - every call at a site after the first @skip fails
+ * @site: the site
+ * @skip: calls that pass first
+ *
+ * No limit, until the site is set again.  Process context.
+ */
+void rpcrdma2_fail_after(enum rpcrdma2_fail_site site, u32 skip)
+{
+	rpcrdma2_fail_arm(site, -1, 1, 100, skip);
 }
 
 /* Disarm every site and restore the defaults. */
@@ -167,7 +206,7 @@ const char *rpcrdma2_fail_name(enum rpcrdma2_fail_site site)
 
 /* ---- debugfs ---- */
 
-enum rpcrdma2_fail_knob { RR2F_TIMES, RR2F_INTERVAL, RR2F_PROB };
+enum rpcrdma2_fail_knob { RR2F_TIMES, RR2F_INTERVAL, RR2F_PROB, RR2F_SKIP };
 
 /* debugfs file data: the site in the high bits, the knob in the low */
 #define RR2F_DATA(site, knob)	((void *)(uintptr_t)((site) << 2 | (knob)))
@@ -184,6 +223,9 @@ static int rpcrdma2_fail_get(void *data, u64 *val)
 	case RR2F_INTERVAL:
 		*val = READ_ONCE(f->interval);
 		break;
+	case RR2F_SKIP:
+		*val = READ_ONCE(f->skip);
+		break;
 	default:
 		*val = READ_ONCE(f->probability);
 		break;
@@ -199,6 +241,7 @@ static int rpcrdma2_fail_put(void *data, u64 val)
 	int times = atomic_read(&f->times);
 	u32 interval = READ_ONCE(f->interval);
 	u32 prob = READ_ONCE(f->probability);
+	u32 skip = READ_ONCE(f->skip);
 
 	switch (d & 3) {
 	case RR2F_TIMES:
@@ -211,13 +254,18 @@ static int rpcrdma2_fail_put(void *data, u64 val)
 			return -EINVAL;
 		interval = val;
 		break;
+	case RR2F_SKIP:
+		if (val > U32_MAX)
+			return -EINVAL;
+		skip = val;
+		break;
 	default:
 		if (val > 100)
 			return -EINVAL;
 		prob = val;
 		break;
 	}
-	rpcrdma2_fail_set(d >> 2, times, interval, prob);
+	rpcrdma2_fail_arm(d >> 2, times, interval, prob, skip);
 	return 0;
 }
 
@@ -254,6 +302,9 @@ void rpcrdma2_fail_debugfs_init(struct dentry *root)
 					   &rpcrdma2_fail_fops);
 		debugfs_create_file_unsafe("probability", 0600, dir,
 					   RR2F_DATA(i, RR2F_PROB),
+					   &rpcrdma2_fail_fops);
+		debugfs_create_file_unsafe("skip", 0600, dir,
+					   RR2F_DATA(i, RR2F_SKIP),
 					   &rpcrdma2_fail_fops);
 		debugfs_create_file_unsafe("injected", 0400, dir,
 					   (void *)i,

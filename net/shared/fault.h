@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Allocation-failure injection at rpcrdma2's own call sites, a test
- * knob; see fault.c and Documentation/testing.rst.
+ * Fault injection at rpcrdma2's own call sites, a test knob; see
+ * fault.c and Documentation/testing.rst.
  */
 #ifndef RPCRDMA2_FAULT_H
 #define RPCRDMA2_FAULT_H
@@ -15,6 +15,9 @@ enum rpcrdma2_fail_site {
 	RPCRDMA2_FAIL_RECV_REFILL,	/* "recv-refill": Receive buffers, posts */
 	RPCRDMA2_FAIL_REG,		/* "reg": MRs, DMA maps, R/W contexts */
 	RPCRDMA2_FAIL_REPLY,		/* "reply": Reply path allocations */
+	RPCRDMA2_FAIL_SVC_SEND,		/* "svc-send": a server Send post */
+	RPCRDMA2_FAIL_SEND_STALL,	/* "send-stall": client Send room */
+	RPCRDMA2_FAIL_PORT_DOWN,	/* "port-down": server port state */
 	RPCRDMA2_FAIL_NR
 };
 
@@ -23,7 +26,7 @@ DECLARE_STATIC_KEY_FALSE(rpcrdma2_fail_armed);
 bool __rpcrdma2_fail(enum rpcrdma2_fail_site site);
 
 /*
- * rpcrdma2_fail - should this allocation at @site fail?
+ * rpcrdma2_fail - should this call at @site fail?
  *
  * A no-op branch until a site is first armed.  Any context.
  */
@@ -35,6 +38,7 @@ static inline bool rpcrdma2_fail(enum rpcrdma2_fail_site site)
 
 void rpcrdma2_fail_set(enum rpcrdma2_fail_site site, int times, u32 interval,
 		       u32 probability);
+void rpcrdma2_fail_after(enum rpcrdma2_fail_site site, u32 skip);
 void rpcrdma2_fail_reset(void);
 u64 rpcrdma2_fail_injected(enum rpcrdma2_fail_site site);
 const char *rpcrdma2_fail_name(enum rpcrdma2_fail_site site);

@@ -23,19 +23,20 @@
  * Called by: net/client (connect), net/server (settlement, accept).
  */
 
+#include <kunit/visibility.h>
 #include <linux/hash.h>
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/jhash.h>
+#include <linux/log2.h>
 #include <linux/ratelimit.h>
 
 #include "shared/log.h"
 
-#define RR2_LOG_BITS	8
-
-static u32 rr2_log_seen[1 << RR2_LOG_BITS];
-static DEFINE_RATELIMIT_STATE(rr2_log_rs, DEFAULT_RATELIMIT_INTERVAL,
-			      DEFAULT_RATELIMIT_BURST);
+VISIBLE_IF_KUNIT u32 rpcrdma2_log_seen[RPCRDMA2_LOG_SLOTS];
+VISIBLE_IF_KUNIT struct ratelimit_state rpcrdma2_log_rs =
+	RATELIMIT_STATE_INIT(rpcrdma2_log_rs, DEFAULT_RATELIMIT_INTERVAL,
+			     DEFAULT_RATELIMIT_BURST);
 
 static u32 rr2_log_addr(enum rpcrdma2_role role, const struct sockaddr *sa)
 {
@@ -56,7 +57,9 @@ static u32 rr2_log_addr(enum rpcrdma2_role role, const struct sockaddr *sa)
 
 static u32 *rr2_log_slot(u32 addr, enum rpcrdma2_log_event event)
 {
-	return &rr2_log_seen[hash_32(jhash_1word(addr, event), RR2_LOG_BITS)];
+	u32 h = hash_32(jhash_1word(addr, event), ilog2(RPCRDMA2_LOG_SLOTS));
+
+	return &rpcrdma2_log_seen[h];
 }
 
 /**
@@ -79,7 +82,7 @@ bool rpcrdma2_log_peer(enum rpcrdma2_role role, const struct sockaddr *sa,
 	u32 *slot = rr2_log_slot(addr, event);
 	int other;
 
-	if (READ_ONCE(*slot) == key || !__ratelimit(&rr2_log_rs))
+	if (READ_ONCE(*slot) == key || !__ratelimit(&rpcrdma2_log_rs))
 		return false;
 	WRITE_ONCE(*slot, key);
 	for (other = 0; other < RPCRDMA2_LOG_NR_EVENTS; other++)
@@ -88,15 +91,3 @@ bool rpcrdma2_log_peer(enum rpcrdma2_role role, const struct sockaddr *sa,
 	return true;
 }
 
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-/* Forget every line printed and refill the rate limit. */
-void rpcrdma2_log_test_reset(void)
-{
-	u32 i;
-
-	for (i = 0; i < ARRAY_SIZE(rr2_log_seen); i++)
-		WRITE_ONCE(rr2_log_seen[i], 0);
-	ratelimit_state_init(&rr2_log_rs, DEFAULT_RATELIMIT_INTERVAL,
-			     DEFAULT_RATELIMIT_BURST);
-}
-#endif

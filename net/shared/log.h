@@ -19,8 +19,14 @@ enum rpcrdma2_log_event {
 
 bool rpcrdma2_log_peer(enum rpcrdma2_role role, const struct sockaddr *sa,
 		       enum rpcrdma2_log_event event, u32 detail);
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-void rpcrdma2_log_test_reset(void);
+/* the outcomes remembered, hashed by peer and event */
+#define RPCRDMA2_LOG_SLOTS	256
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* what KUnit clears between cases (tests/hooks.c) */
+struct ratelimit_state;
+extern u32 rpcrdma2_log_seen[RPCRDMA2_LOG_SLOTS];
+extern struct ratelimit_state rpcrdma2_log_rs;
 #endif
 
 #endif /* RPCRDMA2_LOG_H */

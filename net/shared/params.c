@@ -13,6 +13,7 @@
  * rpcrdma2.
  */
 
+#include <kunit/visibility.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/kernel.h>
@@ -60,7 +61,7 @@ MODULE_PARM_DESC(rdmavers,
  * The seed 004 characteristics exchange (net/shared/xch.c): off by
  * default, read once per connection when it settles Version 2.
  */
-static bool rpcrdma2_xchar;
+VISIBLE_IF_KUNIT bool rpcrdma2_xchar;
 module_param_named(xchar, rpcrdma2_xchar, bool, 0644);
 MODULE_PARM_DESC(xchar,
 		 "Run the experimental seed 004 transport-characteristics exchange on new Version 2 connections (0 or 1, default 0)");
@@ -87,18 +88,20 @@ module_param_cb(rvrsdir, &rpcrdma2_rvrsdir_ops, &rpcrdma2_rvrsdir, 0644);
 MODULE_PARM_DESC(rvrsdir,
 		 "Reverse-direction (callback) level advertised on new Version 2 connections: 0 none, 1 simple, 2 continued (default 2)");
 
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-static unsigned int rpcrdma2_test_rvrsdir[2] = {
+/*
+ * Per role, a limit below the parameters: rdmavers, rvrsdir, xchar.
+ * Both stay at their defaults (no limit) except under KUnit, which runs
+ * both halves in one kernel and sets each on its own (tests/hooks.c).
+ */
+VISIBLE_IF_KUNIT unsigned int rpcrdma2_role_vers[2] = {
+	RPCRDMA2_VERS_2, RPCRDMA2_VERS_2
+};
+
+VISIBLE_IF_KUNIT unsigned int rpcrdma2_role_rvrsdir[2] = {
 	RDMA2_RVRSDIR_CONT, RDMA2_RVRSDIR_CONT
 };
 
-/* KUnit runs both halves in one kernel: the parameter, per role. */
-void rpcrdma2_test_set_rvrsdir(u32 clnt, u32 svc)
-{
-	WRITE_ONCE(rpcrdma2_test_rvrsdir[RPCRDMA2_CLIENT], clnt);
-	WRITE_ONCE(rpcrdma2_test_rvrsdir[RPCRDMA2_SERVER], svc);
-}
-#endif
+VISIBLE_IF_KUNIT bool rpcrdma2_role_xchar_off[2];
 
 /**
  * rpcrdma2_rvrsdir_level - BRS to advertise on a new connection
@@ -111,17 +114,14 @@ u32 rpcrdma2_rvrsdir_level(enum rpcrdma2_role role)
 {
 	u32 level = READ_ONCE(rpcrdma2_rvrsdir);
 
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-	level = min(level, READ_ONCE(rpcrdma2_test_rvrsdir[role]));
-#endif
-	return level;
+	return min(level, READ_ONCE(rpcrdma2_role_rvrsdir[role]));
 }
 
 /*
  * HOSTAUTH material to send (V2-PROP-09): opaque to the protocol, text
  * here.  Root-only to read, though it crosses the fabric in the clear.
  */
-static char rpcrdma2_hostauth[RPCRDMA2_HOSTAUTH_MAX + 1];
+VISIBLE_IF_KUNIT char rpcrdma2_hostauth[RPCRDMA2_HOSTAUTH_MAX + 1];
 module_param_string(hostauth, rpcrdma2_hostauth, sizeof(rpcrdma2_hostauth),
 		    0600);
 MODULE_PARM_DESC(hostauth,
@@ -147,28 +147,6 @@ u32 rpcrdma2_hostauth_get(u8 *buf)
 	return len;
 }
 
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-/* KUnit: set the parameter as "echo @val > .../hostauth" would. */
-void rpcrdma2_test_set_hostauth(const char *val)
-{
-	kernel_param_lock(THIS_MODULE);
-	strscpy(rpcrdma2_hostauth, val, sizeof(rpcrdma2_hostauth));
-	kernel_param_unlock(THIS_MODULE);
-}
-#endif
-
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-static bool rpcrdma2_test_xchar_off[2];
-
-/* KUnit runs both halves in one kernel: the parameter, per role. */
-void rpcrdma2_test_set_xchar(bool clnt, bool svc)
-{
-	WRITE_ONCE(rpcrdma2_test_xchar_off[RPCRDMA2_CLIENT], !clnt);
-	WRITE_ONCE(rpcrdma2_test_xchar_off[RPCRDMA2_SERVER], !svc);
-	WRITE_ONCE(rpcrdma2_xchar, clnt || svc);
-}
-#endif
-
 /**
  * rpcrdma2_xchar_enabled - may new connections run the exchange?
  * @role: the client or the server half
@@ -180,21 +158,8 @@ bool rpcrdma2_xchar_enabled(enum rpcrdma2_role role)
 {
 	bool on = READ_ONCE(rpcrdma2_xchar);
 
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-	on = on && !READ_ONCE(rpcrdma2_test_xchar_off[role]);
-#endif
-	return on;
+	return on && !READ_ONCE(rpcrdma2_role_xchar_off[role]);
 }
-
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-static unsigned int rpcrdma2_test_cap[2] = { RPCRDMA2_VERS_2, RPCRDMA2_VERS_2 };
-
-/* KUnit runs both halves in one kernel: let a case cap each on its own. */
-void rpcrdma2_test_cap_version(enum rpcrdma2_role role, unsigned int vers)
-{
-	WRITE_ONCE(rpcrdma2_test_cap[role], vers);
-}
-#endif
 
 /**
  * rpcrdma2_max_version - highest protocol version new connections may use
@@ -206,8 +171,5 @@ unsigned int rpcrdma2_max_version(enum rpcrdma2_role role)
 {
 	unsigned int vers = READ_ONCE(rpcrdma2_rdmavers);
 
-#if IS_ENABLED(CONFIG_RPCRDMA2_KUNIT_TEST)
-	vers = min(vers, READ_ONCE(rpcrdma2_test_cap[role]));
-#endif
-	return vers;
+	return min(vers, READ_ONCE(rpcrdma2_role_vers[role]));
 }

@@ -42,6 +42,7 @@
 #include "shared/codec.h"
 #include "shared/dev.h"
 #include "tests/env.h"
+#include "tests/hooks.h"
 
 #define RR2W_PROG	0x2000f0a2
 #define RR2W_VERS	1

@@ -32,6 +32,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "tests/env.h"
+#include "tests/hooks.h"
 
 #define RR2T_NLBUF		512
 #define RR2T_CM_TIMEOUT_MS	5000

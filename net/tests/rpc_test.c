@@ -48,6 +48,7 @@
 #include "shared/fault.h"
 #include "shared/nego.h"
 #include "tests/env.h"
+#include "tests/hooks.h"
 
 #define RR2R_PROG	0x2000f0a1
 #define RR2R_VERS	1
@@ -2553,9 +2554,9 @@ static bool rr2r_wait_parked(u32 n)
 {
 	int i;
 
-	for (i = 0; i < 200 && rr2s_test_parked() != n; i++)
+	for (i = 0; i < 200 && rr2s_parked_count() != n; i++)
 		msleep(50);
-	return rr2s_test_parked() == n;
+	return rr2s_parked_count() == n;
 }
 
 /* Wait up to 10 s for @xprt to see its connection go. */
@@ -2592,7 +2593,7 @@ static void rr2r_svc_close_port_down_parks(struct kunit *test)
 	r = rr2c(xprt);
 	c = rr2r_svc_conn_from(test, (struct sockaddr *)
 			       &r->id->route.addr.src_addr);
-	KUNIT_ASSERT_EQ(test, rr2s_test_parked(), 0);
+	KUNIT_ASSERT_EQ(test, rr2s_parked_count(), 0);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rr2r_port_up,
 							   NULL));
 	rr2s_test_set_port_down(true);
@@ -2600,13 +2601,13 @@ static void rr2r_svc_close_port_down_parks(struct kunit *test)
 	if (rr2r_link_of(test) == RPCRDMA2_TEST_SIW) {
 		/* iWARP: no MAD, the disconnect is TCP's and goes at once */
 		KUNIT_EXPECT_TRUE(test, rr2r_wait_disconnected(xprt));
-		KUNIT_EXPECT_EQ(test, rr2s_test_parked(), 0);
+		KUNIT_EXPECT_EQ(test, rr2s_parked_count(), 0);
 		rr2r_roundtrip(test, clnt, pages, 4096);
 		return;
 	}
 	KUNIT_EXPECT_TRUE(test, rr2r_wait_parked(1));
 	msleep(1000);
-	KUNIT_EXPECT_EQ(test, rr2s_test_parked(), 1);
+	KUNIT_EXPECT_EQ(test, rr2s_parked_count(), 1);
 	KUNIT_EXPECT_TRUE(test, xprt_connected(xprt));	/* no DREQ came */
 
 	rr2s_test_set_port_down(false);
@@ -4903,6 +4904,14 @@ static void rr2r_fail_knobs(struct kunit *test)
 		failed += rpcrdma2_fail(s);
 	KUNIT_EXPECT_GT(test, failed, 100);
 	KUNIT_EXPECT_LT(test, failed, 300);
+
+	/* after 3 calls that pass, every call fails, with no limit */
+	rpcrdma2_fail_after(s, 3);
+	mask = 0;
+	for (i = 0; i < 8; i++)
+		if (rpcrdma2_fail(s))
+			mask |= BIT(i);
+	KUNIT_EXPECT_EQ(test, mask, GENMASK(7, 3));
 
 	/* two sites armed: the branch stays on until both are disarmed */
 	rpcrdma2_fail_set(RPCRDMA2_FAIL_REG, 1, 1, 100);

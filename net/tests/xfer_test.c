@@ -22,6 +22,7 @@
 #include "shared/cont.h"
 #include "shared/log.h"
 #include "shared/xfer.h"
+#include "tests/hooks.h"
 
 static void rr2x_credit_words(struct kunit *test)
 {
