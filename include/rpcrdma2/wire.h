@@ -47,7 +47,7 @@
 #define RDMA2_ERROR			4
 #define RDMA2_CONNPROP			5
 
-/* rdma_flags (V2-FRAME-06, E-01, E-02) */
+/* rdma_flags (V2-FRAME-06, V2-PROP-11, erratum E-02) */
 #define RDMA2_F_RESPONSE		0x00000001
 #define RDMA2_F_MORE			0x00000002
 #define RDMA2_F_TPMORE			0x00000004
@@ -57,7 +57,7 @@
 #define RPCRDMA2_HDRLEN_NOCHUNKS	36	/* prefix + inv + 3 lists */
 #define RPCRDMA2_HDRLEN_ERR_MAX		32	/* ERR_VERS, WRITE_RESOURCE */
 
-/* rdma_credit (V2-CRED-02, E-14) */
+/* rdma_credit (V2-CRED-02) */
 #define RDMA2_CREDIT_GRANT_MASK		0x0000ffff
 #define RDMA2_CREDIT_MAX_SHIFT		16
 
@@ -74,7 +74,7 @@
 #define RDMA2_ERR_REPLY_RESOURCE	10
 #define RDMA2_ERR_SYSTEM		100
 
-/* Transport properties (seed 001 section 5.2) */
+/* Transport properties (V2-PROP-08) */
 #define RDMA2_PROPID_SBSIZ		1
 #define RDMA2_PROPID_RBSIZ		2
 #define RDMA2_PROPID_RSSIZ		3
@@ -87,14 +87,14 @@
 #define RDMA2_PROP_RSSIZ_DEFAULT	1048576
 #define RDMA2_PROP_RCSIZ_DEFAULT	16
 
-/* RDMA2_PROPID_BRS values (E-03: CONT is 2) */
+/* RDMA2_PROPID_BRS values (erratum E-03: CONT is 2) */
 #define RDMA2_RVRSDIR_NONE		0
 #define RDMA2_RVRSDIR_SIMPLE		1
 #define RDMA2_RVRSDIR_CONT		2
 #define RDMA2_RVRSDIR_GENL		3
 
 /*
- * ---- Seed 004 characteristics extension (experimental, E-19) ----
+ * ---- Seed 004 characteristics extension (experimental, XCH-XOP-01) ----
  * The 2016 ROPT_* codes 1-4 collide with seed 001 header types, so the
  * four operations live on header types from the experimental range
  * 0xFFFFFF00-0xFFFFFFFF, and only between rpcrdma2 peers that opted in.
@@ -118,7 +118,7 @@
 #define RPCRDMA2_CMP_MAGIC		0xf6ab0e18
 #define RPCRDMA2_CMP_VERSION		1
 #define RPCRDMA2_CMP_SIZE		8
-#define RPCRDMA2_CMP_F_REMOTE_INV	0x01	/* octet 5 (E-23) */
+#define RPCRDMA2_CMP_F_REMOTE_INV	0x01	/* octet 5 (CMP-CMPD-10) */
 #define RPCRDMA2_CMP_MIN_BUF		1024
 #define RPCRDMA2_CMP_MAX_BUF		262144
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * rpcrdma2 client half: reverse-direction RPC (RFC 8167, seed 002; seed
- * 001 section 4.5 on Version 2), the NFSv4.1+ callback channel.
+ * 001 on Version 2), the NFSv4.1+ callback channel.
  *
  * The server sends a reverse Call as an ordinary RDMA_MSG / RDMA2_MSG
  * without chunks whose payload is an RPC Call; the receive path tells

@@ -42,7 +42,7 @@
  * sending task's context without locks (registration may sleep in the
  * provider); rr2c_marshal_post() runs under the transport's tx_lock,
  * which keeps a chunked Call out of a half-cut continued message
- * (E-31).  The transmit lock (XPRT_LOCKED) serializes senders.
+ * (V2-CONT-03).  The transmit lock (XPRT_LOCKED) serializes senders.
  *
  * Called by: transport.c (rr2c_op_send_request).
  */

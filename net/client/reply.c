@@ -697,7 +697,7 @@ static void rr2c_negotiate(struct rr2c *r, const void *buf, u32 len)
 	n = rpcrdma2_nego_client_recv(&r->conn, &r->local, buf, len,
 				      out, sizeof(out), &outlen);
 	if (outlen)
-		rr2c_send_ctrl(r, out, outlen);	/* E-35: BAD_PROPVAL */
+		rr2c_send_ctrl(r, out, outlen);	/* V2-ERR-31: BAD_PROPVAL */
 	if (n == RPCRDMA2_NEGO_MORE || n == RPCRDMA2_NEGO_REJECT)
 		return;
 	if (n == RPCRDMA2_NEGO_REPLY)
@@ -873,7 +873,7 @@ static void rr2c_recv_rejected(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 {
 	r->stats.bad_hdrs++;
 	/*
-	 * Nothing may come between a sequence's messages (E-31), and the
+	 * Nothing may come between a sequence's messages (V2-CONT-03), and the
 	 * rest of a rejected one is dropped unread (V2-ERR-23).
 	 */
 	if (r->reasm.active)
@@ -950,7 +950,7 @@ static void rr2c_recv_process(struct rr2c *r, struct rpcrdma2_recv *rv)
 			rr2c_recv_error(r, &hdr, rv);
 		break;
 	case RDMA2_NOMSG:
-		/* the codec let through only a NOMSG with chunks (E-07) */
+		/* the codec let through only a NOMSG with chunks (erratum E-07) */
 		if (!rr2c_is_reverse_call(&hdr, rv)) {
 			held = rr2c_recv_chunks(r, &hdr, rv);
 			break;

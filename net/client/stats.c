@@ -127,7 +127,7 @@ static void rr2c_show_conn(struct seq_file *m, struct rr2c *r)
 	seq_printf(m, "xch_received %u\n", READ_ONCE(r->conn.xch.received));
 	/*
 	 * Reverse direction: the level this end takes reverse Calls at
-	 * and the one the server takes reverse Replies at (BRS, E-18);
+	 * and the one the server takes reverse Replies at (BRS, V2-RDIR-10);
 	 * Version 1 has RFC 8167's, inline only
 	 */
 	if (READ_ONCE(r->conn.vers) == RPCRDMA2_VERS_2) {

@@ -56,7 +56,7 @@ u32 rr2c_knob_slots(void)
 
 /*
  * Receive and Send buffer sizes for a new connection: multiples of 1024,
- * as the RFC 8797 record encodes them (CMP-CMPD-11, E-25), so that what
+ * as the RFC 8797 record encodes them (CMP-CMPD-11), so that what
  * is advertised is what is posted.
  */
 u32 rr2c_knob_recv_size(void)

@@ -9,12 +9,12 @@
  * Connection lifecycle (one delayed work item, on xprtiod):
  *   resolve address and route -> create the endpoint and post every
  *   Receive -> rdma_connect() with the RFC 8797 record -> settle the
- *   version (seed 001 4.2.3): a CONNPROP goes first when Version 2 is
+ *   version (V2-FRAME-14): a CONNPROP goes first when Version 2 is
  *   offered, and the server's CONNPROP or a Version 1 ERR_VERS decides.
  *   Only then is the transport marked connected, so the RPC layer (and
  *   NFS reading rpc_max_payload()) sees the settled thresholds.  After
  *   one fallback the transport offers Version 1 only, so reconnects do
- *   not negotiate again (E-12, V2-FRAME-18).
+ *   not negotiate again (V2-FRAME-18).
  *
  * Sending: marshal.c's policy picks the format of each Call.  A Call
  * with chunks goes out as REG_MRs chained before one Send (marshal.c,
@@ -22,11 +22,11 @@
  * fits the inline threshold, else a continued sequence on Version 2
  * (V2-CONT-01).  Credits are the sunrpc congestion window: the server's
  * grant sets cwnd and each RPC holds one credit until its Reply
- * (V2-CRED-04, E-14).  Continuation messages after the first use the
+ * (V2-CRED-02, V2-CRED-04).  Continuation messages after the first use the
  * sequence window of net/shared/xfer.c.  When a Send buffer or window
  * room is missing, ->send_request waits for write space and the next
  * transmit resumes the same request where it stopped; the transmit
- * queue guarantees nothing else is sent in between (E-31).
+ * queue guarantees nothing else is sent in between (V2-CONT-03).
  *
  * Statistics (mountstats and the per-transport debugfs file): stats.c.
  *
@@ -223,7 +223,7 @@ static int rr2c_cm_wait(struct rr2c *r, unsigned long timeout)
 /*
  * A message was abandoned after some of its Sends went out: the peer
  * holds an open sequence that nothing will finish, and the next message
- * must not be cut into it (V2-CONT-06, E-31).  The connection is no
+ * must not be cut into it (V2-CONT-03, V2-CONT-06).  The connection is no
  * longer usable: drop it, as xprtsock does after a partial send.
  */
 void rr2c_tx_abandon(struct rr2c *r)

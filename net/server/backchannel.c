@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * rpcrdma2 server half: reverse-direction RPC (RFC 8167, seed 002; seed
- * 001 section 4.5 on Version 2), the NFSv4.1+ callback channel.
+ * 001 on Version 2), the NFSv4.1+ callback channel.
  *
  * nfsd sends callbacks through an rpc_clnt whose transport is looked up
  * by ident XPRT_TRANSPORT_BC_RDMA with the forward connection's svc_xprt
  * attached; this file registers that class.  Its rpc_xprt belongs to
  * one connection: a reverse Call goes out on the connection's Send path
  * as an RDMA_MSG / RDMA2_MSG without chunks (RESPONSE clear), under the
- * same send mutex as the forward Replies (E-31).  On Version 2 it is
+ * same send mutex as the forward Replies (V2-CONT-03).  On Version 2 it is
  * sent only if the client advertised BRS above NONE (V2-RDIR-11).  The
  * client's Reply arrives on the connection's receive path, which tells
  * it from a forward Call by the RPC msg_type and hands it here to be
  * matched by XID.
  *
- * Backward credits (BC1-CRED-04, seed 002 section 2.1.2): the client
+ * Backward credits (BC1-CRED-04): the client
  * says how many reverse Calls it takes at once in the credit word of
- * each of its reverse Replies (seed 002 section 2.5; on Version 2 the
- * grant half, E-14).  The rpc_xprt's congestion window is that number, as
+ * each of its reverse Replies (BC1-RDIR-11; on Version 2 the
+ * grant half, V2-CRED-02).  The rpc_xprt's congestion window is that number, as
  * the stock svcrdma keeps it: a Call takes a slot of the window when
  * it is sent and gives it back when its Reply is taken or it is let
  * go, so the Calls outstanding never exceed the client's last grant.
@@ -44,7 +44,7 @@ static struct xprt_class rr2b_class;
 
 /*
  * V2-RDIR-11: reverse Calls go only to a client that said it takes
- * them.  On Version 2 that is its BRS property (absent = NONE, E-18),
+ * them.  On Version 2 that is its BRS property (absent = NONE, V2-RDIR-10),
  * and a server that advertised NONE itself takes no reverse Replies,
  * so it makes no Calls either; Version 1 has no such property, and
  * NFSv4.1 sessions say it instead (BC1-RDIR-02).

@@ -3,7 +3,7 @@
  * rpcrdma2 server half: the receive side.
  *
  * Receive completions (the CQ's work item, one at a time): the first
- * message settles the version (seed 001 4.2.3; a CONNPROP is answered
+ * message settles the version (V2-FRAME-20; a CONNPROP is answered
  * with ours, a version above rdmavers with ERR_VERS).  After that each
  * message is decoded by the shared codec; rejections are answered with
  * the error the codec names (V2-SEC-17, in the RFC 8166 layout on
@@ -447,7 +447,7 @@ static bool rr2s_negotiate(struct rr2s_conn *c, struct rpcrdma2_recv *rv)
 	/* a server's REPLY is its CONNPROP (nego.c, server_settle) */
 	if (n == RPCRDMA2_NEGO_REPLY || n == RPCRDMA2_NEGO_REJECT_REPLY)
 		c->props_sent = true;
-	if (n == RPCRDMA2_NEGO_REJECT_REPLY)	/* E-35: then our CONNPROP */
+	if (n == RPCRDMA2_NEGO_REJECT_REPLY)	/* V2-ERR-31: then our CONNPROP */
 		rr2s_send_ctrl(c, out, rpcrdma2_nego_server_hello(&c->local, out,
 								  sizeof(out)));
 	else if (n == RPCRDMA2_NEGO_FAIL)
@@ -519,7 +519,7 @@ void rr2s_recv_done(struct rpcrdma2_recv *rv)
 		ret = rpcrdma2_nego_settled_check(&c->conn, &h);
 	if (ret) {
 		/*
-		 * A rejected message ends any open sequence (E-31), so a
+		 * A rejected message ends any open sequence (erratum E-31), so a
 		 * retransmission starts afresh, and the rest of its own
 		 * sequence is dropped unread (V2-ERR-23).
 		 */
@@ -694,7 +694,7 @@ static void rr2s_pull_failed(struct rr2s_conn *c, const struct rr2s_chunks *ch)
 		.htype	= ch->nomsg ? RDMA2_NOMSG : RDMA2_MSG,
 	};
 
-	/* no Reply of another thread is cut in two by it (E-31) */
+	/* no Reply of another thread is cut in two by it (V2-CONT-03) */
 	mutex_lock(&c->b.xprt.xpt_mutex);
 	if (!svc_xprt_is_dead(&c->b.xprt))
 		rr2s_send_error(c, &h, RDMA2_ERR_BAD_XDR, 0);

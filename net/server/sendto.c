@@ -4,7 +4,7 @@
  * Calls.
  *
  * A Reply goes out in this order, all under xpt_mutex so that no other
- * message comes between the Sends of a continued one (E-31):
+ * message comes between the Sends of a continued one (V2-CONT-03):
  *
  *   1. Write chunks.  nfsd marks each data item it may reduce with
  *      ->xpo_result_payload (NFS READ and READLINK data); the n-th one
@@ -17,7 +17,7 @@
  *      (V2-CHUNK-20), unused ones with zero lengths.
  *   2. The format (V2-SPEC-06 order).  If what is left fits one Send
  *      it goes inline.  Otherwise a Reply chunk big enough is used
- *      (V2-SPEC-05, E-17): the reduced payload is written into it and
+ *      (V2-SPEC-05): the reduced payload is written into it and
  *      the Send carries the header alone (RDMA_NOMSG / RDMA2_NOMSG).
  *      Otherwise Version 2 continues the Reply over several Sends
  *      (V2-CONT-11); Version 1 has no way left and answers with an
@@ -222,7 +222,7 @@ static int rr2s_send_inv(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
 
 /**
  * rr2s_send_msg - send one RPC message, inline or continued
- * @c: the connection; the caller holds its xpt_mutex (E-31)
+ * @c: the connection; the caller holds its xpt_mutex (V2-CONT-03)
  * @tx: the message: xid, flags (RDMA2_F_RESPONSE for a Reply, 0 for a
  *	reverse Call), payload and any chunk lists; the rest is set here
  *

@@ -62,7 +62,7 @@ u32 rr2s_knob_max_requests(void)
 	return READ_ONCE(rr2s_max_requests);
 }
 
-/* Receive buffer size for a new connection, a multiple of 1024 (E-25). */
+/* Receive buffer size for a new connection, a multiple of 1024 (CMP-CMPD-11). */
 u32 rr2s_knob_recv_size(void)
 {
 	return rounddown(READ_ONCE(rr2s_max_req_size), 1024);

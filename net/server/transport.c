@@ -516,7 +516,7 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	c->local.send_size = attr.send_size;
 	c->local.recv_size = attr.recv_size;
 	/*
-	 * V2-RDIR-10, V2-RDIR-12: the reverse Replies this server takes (E-18)
+	 * V2-RDIR-10, V2-RDIR-12: the reverse Replies this server takes
 	 */
 	c->local.brs = rpcrdma2_rvrsdir_level(RPCRDMA2_SERVER);
 	c->local.hostauth_len = rpcrdma2_hostauth_get(c->local.hostauth);

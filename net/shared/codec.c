@@ -314,7 +314,7 @@ int rpcrdma2_decode_props(const void *buf, u32 len,
 /*
  * Words in the body of error @err after the code itself, in the
  * @layout version's error union (rpcrdma2.x, rpcrdma1.x).  Void codes
- * and unknown ones (E-36: the receiver discards those) have none.
+ * and unknown ones (V2-ERR-06: the receiver discards those) have none.
  */
 static u32 err_nargs(u32 layout, u32 err)
 {
@@ -372,7 +372,7 @@ static int decode_v2(struct rr2_rd *r, const struct rpcrdma2_limits *lim,
 	case RDMA2_ERROR:
 		/*
 		 * Never answer an error with an error.  Reserved flag bits
-		 * are ignored here too (V2-FRAME-07, E-02); the defined
+		 * are ignored here too (V2-FRAME-07, erratum E-02); the defined
 		 * continuation flags make no sense on an error.
 		 */
 		if (hdr->flags & (RDMA2_F_MORE | RDMA2_F_TPMORE))
@@ -394,7 +394,7 @@ static int decode_v2(struct rr2_rd *r, const struct rpcrdma2_limits *lim,
 		if ((hdr->flags & RDMA2_F_MORE) &&
 		    rpcrdma2_hdr_has_chunks(hdr))	/* V2-CONT-08 */
 			return RDMA2_ERR_INVAL_CONT;
-		/* E-07: only the credit grant may be an empty NOMSG */
+		/* V2-SPEC-11: only the credit grant may be an empty NOMSG */
 		if (hdr->htype == RDMA2_NOMSG && !rpcrdma2_hdr_has_chunks(hdr) &&
 		    hdr->xid != 0)
 			return RDMA2_ERR_BAD_XDR;
@@ -422,7 +422,7 @@ static int decode_v2(struct rr2_rd *r, const struct rpcrdma2_limits *lim,
 			break;
 		}
 		/*
-		 * v1's MSGP and DONE too (V2-FRAME-13, E-29, XCH-XOP-11):
+		 * v1's MSGP and DONE too (V2-FRAME-13, V2-ERR-17, XCH-XOP-11):
 		 * a known version with an htype we do not take draws
 		 * INVAL_HTYPE (V2-ERR-17)
 		 */
@@ -444,7 +444,7 @@ static int decode_v1(struct rr2_rd *r, const struct rpcrdma2_limits *lim,
 	case RDMA_MSG:
 	case RDMA_NOMSG:
 		ret = decode_chunk_lists(r, lim, hdr);
-		/* E-07: a v1 NOMSG carries its payload in a chunk */
+		/* erratum E-07: a v1 NOMSG carries its payload in a chunk */
 		if (!ret && hdr->htype == RDMA_NOMSG &&
 		    !rpcrdma2_hdr_has_chunks(hdr))
 			ret = RDMA2_ERR_BAD_XDR;
@@ -570,7 +570,7 @@ u32 rpcrdma2_reply_chunk(const void *buf, const struct rpcrdma2_hdr *hdr,
 	return counted_seg((const u8 *)buf + hdr->reply.offset + 4, seg, out);
 }
 
-/* ---- first reply classification (E-13) ------------------------------ */
+/* ---- first reply classification (V2-FRAME-23)----------------------- */
 
 enum rpcrdma2_first_reply
 rpcrdma2_classify_first_reply(const void *buf, u32 len, u32 *low, u32 *high)
@@ -589,7 +589,7 @@ rpcrdma2_classify_first_reply(const void *buf, u32 len, u32 *low, u32 *high)
 		*high = get_unaligned_be32(p + 24);
 		return RPCRDMA2_FIRST_V1_ERR_VERS;
 	}
-	/* reserved flag bits are ignored (V2-FRAME-07, E-02) */
+	/* reserved flag bits are ignored (V2-FRAME-07, erratum E-02) */
 	return RPCRDMA2_FIRST_V2_ERROR;
 }
 
@@ -699,7 +699,7 @@ u32 rpcrdma2_msg_hdrlen(const struct rpcrdma2_msg_out *m)
 }
 
 /*
- * V2-CRED-08: RDMA2_NOMSG, xid 0, RESPONSE clear (E-15, V2-FRAME-10),
+ * V2-CRED-08: RDMA2_NOMSG, xid 0, RESPONSE clear (V2-FRAME-10),
  * no chunks.
  */
 u32 rpcrdma2_encode_credit_grant(void *buf, u32 size, u32 credit)
@@ -775,7 +775,7 @@ u32 rpcrdma2_encode_connprop(void *buf, u32 size, u32 credit, u32 flags,
 	for (i = 0; i < RDMA2_PROPID_HOSTAUTH; i++)
 		count += !!(props->present & (1u << i));
 	wr_common(&w, 0, RPCRDMA2_VERS_2, credit, RDMA2_CONNPROP,
-		  flags & RDMA2_F_TPMORE);	/* RESPONSE 0: E-15, V2-FRAME-10 */
+		  flags & RDMA2_F_TPMORE);	/* RESPONSE 0: V2-FRAME-10 */
 	wr_u32(&w, count);
 	for (i = 0; i < ARRAY_SIZE(vals); i++)
 		if (props->present & (1u << i))
@@ -795,7 +795,7 @@ u32 rpcrdma2_encode_connprop(void *buf, u32 size, u32 credit, u32 flags,
 
 /* ---- RFC 8797 CM private data --------------------------------------- */
 
-/* E-25: clamp to [1024, 262144] and round down. */
+/* CMP-CMPD-11: clamp to [1024, 262144] and round down. */
 u8 rpcrdma2_cmp_encode_size(u32 octets)
 {
 	octets = clamp_t(u32, octets, RPCRDMA2_CMP_MIN_BUF,
@@ -809,7 +809,7 @@ u32 rpcrdma2_cmp_decode_size(u8 field)
 }
 
 /*
- * The 8-octet record, sent at offset 0 (E-24), reserved bits zero
+ * The 8-octet record, sent at offset 0 (CMP-CMPD-16), reserved bits zero
  * (CMP-CMPD-08).
  */
 void rpcrdma2_cmp_encode(u8 out[RPCRDMA2_CMP_SIZE],
@@ -841,7 +841,7 @@ static bool cmp_at(const u8 *p, u32 avail, struct rpcrdma2_cm_pdata *pd)
  * @len: its length
  * @pd: filled in; the defaults (R = 0, 1024/1024) when not found
  *
- * Checks offset 0 first, then every other offset (E-24).  Returns true
+ * Checks offset 0 first, then every other offset (CMP-CMPD-16).  Returns true
  * if a Version 1 record was found; when none is, the defaults are those
  * of a peer that sent no private data (CMP-CMPD-15).
  */

@@ -14,7 +14,7 @@
  * The decoder never trusts the peer: every count, length and offset is
  * checked against the bytes received and against the caller's limits
  * before it is used, and each rejection is reported as the exact
- * reaction seed 001 section 7 requires (V2-SEC-17).
+ * reaction the spec requires (V2-SEC-17).
  */
 #ifndef RPCRDMA2_CODEC_H
 #define RPCRDMA2_CODEC_H
@@ -45,7 +45,7 @@ struct rpcrdma2_limits {
 	u32	max_read_chunks;	/* distinct positions in a Read list */
 	u32	max_write_chunks;	/* chunks in a Write list */
 	u32	max_segments;		/* segments in any one chunk */
-	bool	xchar;			/* RDMA2_XCH_* (E-19), off by default */
+	bool	xchar;			/* RDMA2_XCH_* (XCH-XOP-01), off by default */
 	/*
 	 * A Reply chunk is refused with REPLY_RESOURCE (V2-RDIR-15): a
 	 * reverse-direction Responder without chunk support.
@@ -70,7 +70,7 @@ struct rpcrdma2_chunk_list {
 	u32	segments;
 };
 
-/* Transport properties (seed 001 section 5.2).  Absent = default. */
+/* Transport properties (V2-PROP-08).  Absent = default. */
 struct rpcrdma2_props {
 	u32	present;		/* bit (propid - 1) per known property */
 	u32	sbsiz;
@@ -159,7 +159,7 @@ u32 rpcrdma2_reply_chunk(const void *buf, const struct rpcrdma2_hdr *hdr,
 
 /*
  * Distinguish a Version 1 ERR_VERS from a Version 2 RDMA2_ERROR in
- * answer to a client's first (Version 2) message (E-13, V2-FRAME-23).
+ * answer to a client's first (Version 2) message (V2-FRAME-23).
  */
 enum rpcrdma2_first_reply {
 	RPCRDMA2_FIRST_OTHER,		/* not an error: decode normally */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Message Continuation, receiver and sender rules (seed 001 6.2.2.2).
+ * Message Continuation, receiver and sender rules (V2-CONT-04).
  *
  * Receiver.  Every accepted message that carries or continues a payload
  * (RDMA2_MSG, RDMA2_NOMSG, RDMA2_CONNPROP; not credit grants or errors)

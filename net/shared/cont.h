@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Message Continuation (seed 001 section 6.2.2.2): the receiver's
+ * Message Continuation (V2-CONT-04): the receiver's
  * reassembly rules and the sender's arithmetic, kept pure so both
  * halves share them and KUnit and the fuzzer drive them directly.
  *

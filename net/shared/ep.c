@@ -572,9 +572,9 @@ int rpcrdma2_ep_post_send(struct rpcrdma2_send *sd, u32 len, u32 inv_rkey)
  * @ep: the endpoint; its buffer sizes are what is advertised
  * @param: filled in
  * @pdata: storage for the private data, which @param points at
- * @remote_inv: advertise the R bit (CMP-RINV)
+ * @remote_inv: advertise the R bit (CMP-CMPD-10)
  *
- * The record goes at offset 0 (E-24); sizes clamp (E-25).
+ * The record goes at offset 0 (CMP-CMPD-16); sizes clamp (CMP-CMPD-11).
  */
 void rpcrdma2_ep_conn_param(struct rpcrdma2_ep *ep,
 			    struct rdma_conn_param *param,
@@ -596,7 +596,7 @@ void rpcrdma2_ep_conn_param(struct rpcrdma2_ep *ep,
 	param->retry_count = 6;
 	/*
 	 * A message with no Receive posted is a peer's bug: with no RNR
-	 * retries the QP fails and the connection drops (BC1-CRED-07, E-22).
+	 * retries the QP fails and the connection drops (BC1-CRED-07).
 	 * So does one longer than the Receive buffers (BC1-INLINE-03): a
 	 * local length error.
 	 */

@@ -3,7 +3,7 @@
  * Connect-time protocol settlement, pure.
  *
  * Client.  With rdmavers=2 its first message is an RDMA2_CONNPROP of at
- * most 1024 octets (V2-FRAME-14, V2-FRAME-15, V2-INLINE-03, E-11), and
+ * most 1024 octets (V2-FRAME-14, V2-FRAME-15, V2-INLINE-03, V2-INLINE-05), and
  * it then waits for the server:
  *   - the server's CONNPROPs settle Version 2 when the final one (TPMORE
  *     clear) has come; their properties accumulate, a later part adding
@@ -13,12 +13,12 @@
  *     of that message's properties are used (V2-ERR-29, V2-ERR-30); on
  *     the final one the client still settles Version 2;
  *   - an ERR_VERS in answer to the first message whose range holds 1,
- *     in the Version 1 layout (28 octets, E-13) or the Version 2 one
+ *     in the Version 1 layout (28 octets, V2-FRAME-23) or the Version 2 one
  *     (32 octets, V2-FRAME-17), settles Version 1: the one permitted
- *     change of version (E-12, V2-FRAME-18, V2-FRAME-23);
+ *     change of version (V2-FRAME-18, V2-FRAME-23);
  *   - a Version 2 BAD_PROPVAL means the server uses defaults for all we
  *     sent; we do not re-send after our final CONNPROP and keep waiting
- *     for the server's (E-35, V2-ERR-31);
+ *     for the server's (V2-ERR-31);
  *   - an ERR_VERS whose range holds neither 1 nor 2 ends it with
  *     RPCRDMA2_NEGO_NO_VERS (V2-ERR-15);
  *   - any other Version 1 message is discarded: it answers nothing we
@@ -37,16 +37,16 @@
  *
  * Server.  The client's first message decides (V2-FRAME-20): a version
  * above rdmavers draws ERR_VERS, in the Version 1 layout when this
- * server speaks only Version 1 (as RFC 8166 servers do, E-13) and in the
+ * server speaks only Version 1 (as RFC 8166 servers do, V2-FRAME-17) and in the
  * Version 2 layout otherwise; a Version 1 message settles Version 1 and
  * is an RPC to process.  Version 2 CONNPROPs accumulate like the
  * client's; the server settles Version 2 and answers with its own
- * CONNPROP (<= 4096, E-11) only after the client's final one.  A
+ * CONNPROP (<= 4096, V2-INLINE-05) only after the client's final one.  A
  * CONNPROP the codec rejects draws its error (BAD_PROPVAL, V2-ERR-29;
  * BAD_XDR, V2-ERR-26) and none of its properties apply (V2-PROP-18); on
  * the client's final CONNPROP the server then settles anyway and sends
  * its own CONNPROP after the error, because the client will not
- * re-send (E-35).  A CONNPROP after the client's final one draws
+ * re-send (V2-ERR-31).  A CONNPROP after the client's final one draws
  * INVAL_HTYPE (V2-PROP-13), here and, once settled, through
  * rpcrdma2_nego_settled_check().  A Version 2 RPC with no CONNPROP
  * before it settles Version 2 with the properties seen so far.
@@ -107,7 +107,7 @@ void rpcrdma2_conn_thresholds(struct rpcrdma2_conn *c,
 	if (c->vers == RPCRDMA2_VERS_2) {
 		peer_recv = sane(c->peer_props.rbsiz, RDMA2_PROP_RBSIZ_DEFAULT);
 		peer_send = sane(c->peer_props.sbsiz, RDMA2_PROP_SBSIZ_DEFAULT);
-		c->peer_remote_inv = false;	/* per Call on v2 (E-20) */
+		c->peer_remote_inv = false;	/* per Call on v2 (erratum E-20) */
 	} else {
 		peer_recv = c->peer_pdata.recv_size;
 		peer_send = c->peer_pdata.send_size;
@@ -131,7 +131,7 @@ static void local_props(const struct rpcrdma2_local *l,
 	p->rssiz = l->max_seg_size;
 	/*
 	 * At least 1: a receiver does not believe 0 (V2-PROP-19).  An end
-	 * that takes no chunks in reverse Calls says so by its BRS (E-21)
+	 * that takes no chunks in reverse Calls says so by its BRS (erratum E-21)
 	 */
 	p->rcsiz = max_t(u32, l->max_segs, 1);
 	p->brs = l->brs;
@@ -147,7 +147,7 @@ static void local_props(const struct rpcrdma2_local *l,
  * @l: what this end offers; must have max_vers 2
  * @xid: unused by CONNPROP's receiver but echoed in an error
  * @buf: output
- * @size: octets available; at most 1024 are used (E-11)
+ * @size: octets available; at most 1024 are used (V2-INLINE-03)
  *
  * Returns the length, or 0.
  */
@@ -158,7 +158,7 @@ u32 rpcrdma2_nego_client_hello(const struct rpcrdma2_local *l, u32 xid,
 	u32 len;
 
 	/*
-	 * E-11: the largest CONNPROP (prefix, count, five uint32 props,
+	 * V2-INLINE-03: the largest CONNPROP (prefix, count, five uint32 props,
 	 * HOSTAUTH at its longest) fits the 1024-octet first message
 	 */
 	BUILD_BUG_ON(RPCRDMA2_HDR_PREFIX_SIZE + 4 + 5 * 12 + 8 +
@@ -179,7 +179,7 @@ u32 rpcrdma2_nego_client_hello(const struct rpcrdma2_local *l, u32 xid,
  * rpcrdma2_nego_server_hello - the server's CONNPROP (Version 2)
  * @l: what this end offers
  * @buf: output
- * @size: octets available; at most 4096 are used (E-11)
+ * @size: octets available; at most 4096 are used (V2-INLINE-05)
  *
  * Returns the length, or 0.
  */
@@ -298,7 +298,7 @@ static u32 nego_error(const struct rpcrdma2_local *l,
 
 /* ---- client ---------------------------------------------------------- */
 
-/* ERR_VERS in answer to our first message (V2-FRAME-18, E-12). */
+/* ERR_VERS in answer to our first message (V2-FRAME-18). */
 static enum rpcrdma2_nego client_vers(struct rpcrdma2_conn *c,
 				      const struct rpcrdma2_local *l,
 				      u32 low, u32 high)
@@ -313,7 +313,7 @@ static enum rpcrdma2_nego client_vers(struct rpcrdma2_conn *c,
 		c->peer_vers_high = high;
 		return RPCRDMA2_NEGO_NO_VERS;
 	}
-	c->vers = RPCRDMA2_VERS_1;	/* E-12: the one change */
+	c->vers = RPCRDMA2_VERS_1;	/* V2-FRAME-18: the one change */
 	rpcrdma2_conn_thresholds(c, l);
 	return RPCRDMA2_NEGO_DONE;
 }
@@ -326,7 +326,7 @@ static enum rpcrdma2_nego client_error(struct rpcrdma2_conn *c,
 	case RDMA2_ERR_VERS:		/* V2-FRAME-17: the v2 layout */
 		return client_vers(c, l, hdr->err_arg[0], hdr->err_arg[1]);
 	case RDMA2_ERR_BAD_PROPVAL:
-		/* E-35, V2-ERR-31: the server uses defaults for ours */
+		/* V2-ERR-31: the server uses defaults for ours */
 		c->own_props_rejected = true;
 		return RPCRDMA2_NEGO_MORE;
 	default:
@@ -438,7 +438,7 @@ static enum rpcrdma2_nego server_settle(struct rpcrdma2_conn *c,
 {
 	nego_settle_v2(c, l);
 	if (err) {
-		/* E-35: the client will not re-send; ours follows */
+		/* V2-ERR-31: the client will not re-send; ours follows */
 		*outlen = nego_error(l, hdr, err, out, size);
 		return *outlen ? RPCRDMA2_NEGO_REJECT_REPLY :
 		       RPCRDMA2_NEGO_FAIL;
@@ -484,7 +484,7 @@ static enum rpcrdma2_nego server_connprop(struct rpcrdma2_conn *c,
 		return server_settle(c, l, hdr, err, out, size, outlen);
 	if (!err)
 		return RPCRDMA2_NEGO_MORE;
-	/* V2-ERR-30, E-35: the client may send more within TPMORE */
+	/* V2-ERR-30, V2-ERR-31: the client may send more within TPMORE */
 	*outlen = nego_error(l, hdr, err, out, size);
 	return *outlen ? RPCRDMA2_NEGO_REJECT : RPCRDMA2_NEGO_FAIL;
 }
@@ -497,7 +497,7 @@ static enum rpcrdma2_nego server_reject(const struct rpcrdma2_local *l,
 {
 	u32 layout;
 
-	/* E-13: a v1-only server answers as RFC 8166 servers do */
+	/* V2-FRAME-17: a v1-only server answers as RFC 8166 servers do */
 	layout = l->max_vers == RPCRDMA2_VERS_1 ? RPCRDMA2_VERS_1 :
 		 hdr->vers == RPCRDMA2_VERS_1 ? RPCRDMA2_VERS_1 :
 		 RPCRDMA2_VERS_2;
@@ -575,7 +575,7 @@ int rpcrdma2_nego_settled_check(const struct rpcrdma2_conn *c,
  * @c: the settled connection
  *
  * The peer's BRS is the level of reverse-direction messages it takes
- * (E-18: the client's for reverse Calls, the server's for reverse
+ * (V2-RDIR-10: the client's for reverse Calls, the server's for reverse
  * Replies).  Below CONT, only Simple Format; CONT and GENL take
  * Continued Format too (V2-RDIR-12, V2-RDIR-14).  A server that said
  * NONE (or nothing) and sends reverse Calls anyway gets its Replies in

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Connect-time protocol settlement: version negotiation (seed 001
- * 4.2.3), the Transport Properties exchange and the inline thresholds.
+ * Connect-time protocol settlement: version negotiation (V2-FRAME-18),
+ * the Transport Properties exchange and the inline thresholds.
  * Pure, like the codec it drives; the client and server halves feed it
  * the messages they receive and send what it encodes.  See nego.c.
  */
@@ -22,7 +22,7 @@
  * HOSTAUTH material (V2-PROP-09) this end sends at most, and keeps of
  * what the peer sent: enough for a key identifier or a certificate
  * fingerprint, and small enough that the client's first CONNPROP stays
- * within 1024 octets (E-11).
+ * within 1024 octets (V2-INLINE-05).
  */
 #define RPCRDMA2_HOSTAUTH_MAX	256
 
@@ -50,7 +50,7 @@ struct rpcrdma2_conn {
 	struct rpcrdma2_props	peer_props;
 	bool			peer_props_done; /* its final one came */
 	bool			peer_props_seen; /* a CONNPROP came */
-	bool			own_props_rejected; /* BAD_PROPVAL (E-35) */
+	bool			own_props_rejected; /* BAD_PROPVAL (V2-ERR-31) */
 	bool			peer_remote_inv;
 	/* the range of an ERR_VERS that ended the negotiation (client) */
 	u32			peer_vers_low;
@@ -80,7 +80,7 @@ enum rpcrdma2_nego {
 	RPCRDMA2_NEGO_FAIL,	/* protocol failure: disconnect */
 	/*
 	 * Server only: settled on Version 2; send the encoded error, then
-	 * this end's CONNPROP (rpcrdma2_nego_server_hello()), E-35.
+	 * this end's CONNPROP (rpcrdma2_nego_server_hello()), V2-ERR-31.
 	 */
 	RPCRDMA2_NEGO_REJECT_REPLY,
 	/*

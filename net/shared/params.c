@@ -108,7 +108,7 @@ VISIBLE_IF_KUNIT bool rpcrdma2_role_xchar_off[2];
  * @role: the client or the server half
  *
  * The client's level governs the reverse Calls it is sent, the
- * server's the reverse Replies (E-18).  Read once per connection.
+ * server's the reverse Replies (V2-RDIR-10).  Read once per connection.
  */
 u32 rpcrdma2_rvrsdir_level(enum rpcrdma2_role role)
 {

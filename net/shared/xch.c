@@ -7,7 +7,7 @@
  * connection has settled, when an RDMA2_XCH_* message or an error
  * comes, and when they want to ask or tell the peer something.  The
  * codec (xchar.c) carries the four operations on header types from the
- * experimental range (E-19, XCH-XOP-27) and decodes them only while the
+ * experimental range (XCH-XOP-01, XCH-XOP-27) and decodes them only while the
  * exchange is on for the connection; otherwise they draw INVAL_HTYPE,
  * as any unknown header type does (XCH-XOP-11).  All four are taken
  * whenever it is on (XCH-XOP-13).  Characteristics travel in the clear
@@ -20,11 +20,11 @@
  * (V2-FRAME-15), so each end's ROPT_INITXCH comes right after the
  * CONNPROP exchange: the server sends it after its own CONNPROP, the
  * client once it has the server's, before any RPC (XCH-XOP-16).  It
- * fits the first-message size, 1024 octets (XCH-INLINE-05, E-33).
+ * fits the first-message size, 1024 octets (XCH-INLINE-05, erratum E-33).
  *
  * What.  INITXCH lists every characteristic this end has (XCH-XOP-14):
  * XCHAR_RBSIZ (its posted Receive size), XCHAR_BRS (BRS mapped as
- * E-19: NONE, SIMPLE or CONT as INLINE, GENL) and, from the requester
+ * XCH-RDIR-01: NONE, SIMPLE or CONT as INLINE, GENL) and, from the requester
  * only, XCHAR_REQREMINV; all but RBSIZ are in optixch_nochg
  * (XCH-XOP-15).  A REQXCH is answered with one RESPXCH under its xid
  * (XCH-XOP-18, XCH-XOP-19) whose done and rej subsets cover every
@@ -41,7 +41,7 @@
  * RBSIZ) (V2-INLINE-08, XCH-INLINE-04), the receive limit
  * min(settled, our RBSIZ), and the peer's BRS min(settled, its XCHAR_BRS
  * mapped back: INLINE as CONT, XCH-RDIR-01).  On Version 2, remote
- * invalidation is per Call (rdma_inv_handle, E-20); a requester that
+ * invalidation is per Call (rdma_inv_handle, XCH-RINV-02); a requester that
  * explicitly says XCHAR_REQREMINV = FALSE vetoes Send With Invalidate
  * for its Replies (XCH-RINV-01), and TRUE adds nothing to the per-Call
  * rules (XCH-RINV-02).  An RBSIZ below 1024 is not believed.
@@ -70,7 +70,7 @@ static void xchars_default(struct rpcrdma2_xchars *c)
 	c->brs = BKREQSUP_INLINE;
 }
 
-/* E-19: BRS as a characteristic, and back. */
+/* XCH-RDIR-01 (E-19): BRS as a characteristic, and back. */
 static u32 brs_to_xch(u32 rvrsdir)
 {
 	switch (rvrsdir) {
@@ -419,7 +419,7 @@ u32 rpcrdma2_xch_update_rbsiz(struct rpcrdma2_conn *c, u32 rbsiz, u32 credit,
  *
  * XCH-RINV-01: a peer that says XCHAR_REQREMINV = FALSE gets its
  * Replies by plain Send.  Left out, the per-Call rules of Version 2
- * decide (E-20).
+ * decide (XCH-RINV-02).
  */
 bool rpcrdma2_xch_no_reminv(const struct rpcrdma2_conn *c)
 {

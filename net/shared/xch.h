@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The seed 004 transport-characteristics exchange on one Version 2
- * connection (opt-in, experimental: E-19).  Pure, like nego.c: the
+ * connection (opt-in, experimental: XCH-XOP-01).  Pure, like nego.c: the
  * halves feed it what they receive and send what it encodes.  See
  * xch.c.
  */

@@ -4,7 +4,7 @@
  * operations, as an opt-in experimental extension of Version 2.
  *
  * Seed 001 superseded this draft with RDMA2_CONNPROP, and its ROPT_*
- * codes collide with seed 001 header types (E-19), so the operations
+ * codes collide with seed 001 header types (XCH-XOP-01), so the operations
  * are carried on header types 0xFFFFFF01-04 from the experimental range
  * and are decoded only when the caller sets rpcrdma2_limits.xchar.  A
  * peer that has not opted in answers them with RDMA2_ERR_INVAL_HTYPE
@@ -92,7 +92,7 @@ static int decode_xcharspec(struct rr2_rd *r, struct rpcrdma2_xchars *c,
 	return 0;
 }
 
-/* xcharsubset: uint32<>, LSB-0 bit order (E-16), capped. */
+/* xcharsubset: uint32<>, LSB-0 bit order (XCH-XOP-06), capped. */
 static int decode_subset(struct rr2_rd *r, u32 *words)
 {
 	u32 count, i;

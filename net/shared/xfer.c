@@ -3,14 +3,14 @@
  * Message transfer over one settled connection.
  *
  * Both halves send RPC messages the same way: take Send buffers from a
- * pool, cut the message into one Send (inline, V2-INLINE-*) or, on a
+ * pool, cut the message into one Send (inline, V2-INLINE-08) or, on a
  * Version 2 connection, a continued sequence (V2-CONT-01, V2-CONT-02,
  * V2-CONT-03), and
  * respect the peer's credits.  What differs is only where the message
  * comes from (an rpc_rqst's send buffer or an svc_rqst's reply) and how
  * the sender waits, so that is left to the callers.
  *
- * Credits (E-14): a credit word carries the sender's current absolute
+ * Credits (V2-CRED-02): a credit word carries the sender's current absolute
  * grant; Version 2 puts it in the low half and the most it may ever
  * grant in the high half (V2-CRED-02).  A zero grant is a protocol
  * error that leaves the previous grant in force (V2-CRED-03).  This is
@@ -278,7 +278,7 @@ int rpcrdma2_pool_send_ack(struct rpcrdma2_pool *p, const void *msg, u32 len)
 
 /**
  * rpcrdma2_pool_seq_begin - one of our sequences opens: hold control
- *	messages from now (V2-CONT-03, E-31)
+ *	messages from now (V2-CONT-03)
  * @p: the pool; called before the sequence's first Send is posted
  */
 void rpcrdma2_pool_seq_begin(struct rpcrdma2_pool *p)

@@ -56,8 +56,8 @@ struct rpcrdma2_ctrl_held {
  * control messages, the rest carry RPC messages.  Each buffer is owned
  * by the pool until taken and comes back from its Send completion.
  *
- * The gate keeps control messages out of our own sequences (V2-CONT-03,
- * E-31): between rpcrdma2_pool_seq_begin() and rpcrdma2_pool_seq_end()
+ * The gate keeps control messages out of our own sequences (V2-CONT-03):
+ * between rpcrdma2_pool_seq_begin() and rpcrdma2_pool_seq_end()
  * a control message is held and goes out after the sequence's final
  * Send.  Window acknowledgments are the one exception (see xfer.c).  A
  * control message that finds every control buffer taken is held too,
@@ -94,7 +94,7 @@ int rpcrdma2_pool_seq_end(struct rpcrdma2_pool *p);
 u32 rpcrdma2_pool_seq_abort(struct rpcrdma2_pool *p);
 
 /*
- * The sequence window (our reading of V2-CRED-04, V2-CRED-10 under E-14): the
+ * The sequence window (our reading of V2-CRED-04, V2-CRED-10 under V2-CRED-02): the
  * first message of a sequence rides an RPC credit; messages 2..n use
  * the receiver's RPCRDMA2_SEQ_WINDOW extra Receives.  The receiver
  * acknowledges each RPCRDMA2_SEQ_WINDOW of them it has consumed with a

@@ -434,7 +434,7 @@ static void rr2w_no_cm_record_means_1024(struct kunit *test)
 	rr2w_accept(w);
 	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
 	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_CONNPROP);
-	/* as svcrdma answers: v1 layout, echoing version 2 (E-13) */
+	/* as svcrdma answers: v1 layout, echoing version 2 (V2-FRAME-23) */
 	n = rr2w_hdr(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_ERROR, 0);
 	put_unaligned_be32(32, msg + 8);
 	put_unaligned_be32(ERR_VERS, msg + 16);
@@ -1896,7 +1896,7 @@ static void rr2w_xch_reply(struct rr2w *w, u32 xid)
  * the CONNPROP exchange, before its first Call, with REQREMINV TRUE.
  * Applied (XCH-INLINE-04, V2-INLINE-08): the server's RBSIZ lowers the
  * Send threshold, and granting its REQXCH the receive one; its BRS
- * never raises what Version 2 settled (E-18: absent is NONE).
+ * never raises what Version 2 settled (V2-RDIR-10: absent is NONE).
  * XCH-XOP-18, XCH-XOP-19: a REQXCH gets one RESPXCH under its xid.  XCH-XOP-11:
  * an INVAL_HTYPE for its INITXCH turns the exchange off, restores the
  * settled threshold and fails no RPC; then an INITXCH draws

@@ -6,7 +6,7 @@
  *   (one malformed message per rejection rule, named by requirement);
  * - golden encodings worked out by hand from the XDR;
  * - round trips for every message type and both versions;
- * - the E-13 first-reply classifier on both byte patterns;
+ * - the first-reply classifier (V2-FRAME-23) on both byte patterns;
  * - RFC 8797 CM private data vectors (Documentation/spec/cm-private-data.md);
  * - the chunk-list checks after the decode (shared/chunk.c).
  * Test names carry the requirement IDs they check.
@@ -114,7 +114,7 @@ static void rfc8166_msg_golden(struct kunit *test)
 			  want, sizeof(want));
 }
 
-/* V2-CRED-08, E-15: the credit grant, and the decoder knows it. */
+/* V2-CRED-08, V2-FRAME-10: the credit grant, and the decoder knows it. */
 static void v2_cred_08_credit_grant(struct kunit *test)
 {
 	static const u32 want[] = { 0, 2, 0x00400010, RDMA2_NOMSG,
@@ -146,7 +146,7 @@ static void v2_frame_06_reserved_flags_zero_on_send(struct kunit *test)
 }
 
 /*
- * V2-ERR-02, V2-ERR-03, V2-ERR-04, V2-ERR-05, V2-FRAME-11, E-13: error
+ * V2-ERR-02, V2-ERR-03, V2-ERR-04, V2-ERR-05, V2-FRAME-11: error
  * layouts and lengths.
  */
 static void v2_err_05_error_golden(struct kunit *test)
@@ -169,7 +169,7 @@ static void v2_err_05_error_golden(struct kunit *test)
 		{ 2, 2, RDMA2_ERR_BAD_XDR, 0, 0, 24,
 		  { 0xaa, 2, 5, RDMA2_ERROR, RDMA2_F_RESPONSE,
 		    RDMA2_ERR_BAD_XDR } },
-		/* a v1-only server echoes vers 2 in v1 layout (E-13) */
+		/* a v1-only server echoes vers 2 in v1 layout (V2-ERR-03) */
 		{ 1, 2, ERR_VERS, 1, 1, 28,
 		  { 0xaa, 2, 5, RDMA_ERROR, ERR_VERS, 1, 1 } },
 		{ 1, 1, ERR_CHUNK, 0, 0, 20,
@@ -386,7 +386,7 @@ static void v2_prop_08_connprop_round_trip(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, len, 100U);
 	KUNIT_EXPECT_LE(test, len, (u32)RPCRDMA2_V1_DEF_INLINE);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be32(buf + 16),
-			(u32)RDMA2_F_TPMORE);	/* E-15: RESPONSE clear */
+			(u32)RDMA2_F_TPMORE);	/* V2-FRAME-10: RESPONSE clear */
 	KUNIT_EXPECT_EQ(test, buf[len - 3], 0);	/* padding is zero */
 	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_hdr(buf, len, 2, &rr2c_lim, &hdr),
 			0);
@@ -451,7 +451,7 @@ static void v2_prop_19_segment_bounds(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.rcsiz, 1U);
 }
 
-/* V2-FRAME-23, E-13: tell a v1 ERR_VERS from v2 errors. */
+/* V2-FRAME-23: tell a v1 ERR_VERS from v2 errors. */
 static void v2_frame_23_first_reply(struct kunit *test)
 {
 	static const u32 v1vers[] = { 1, 2, 1, RDMA_ERROR, ERR_VERS, 1, 1 };
@@ -486,7 +486,7 @@ static void v2_frame_23_first_reply(struct kunit *test)
 			RPCRDMA2_FIRST_GARBAGE);
 }
 
-/* V2-FRAME-07, E-02: reserved flag bits do not make an error garbage. */
+/* V2-FRAME-07, erratum E-02: reserved flag bits do not make an error garbage. */
 static void v2_frame_07_first_reply_reserved_flags(struct kunit *test)
 {
 	static const u32 v2segs[] = { 1, 2, 1, RDMA2_ERROR, 0xfffffff9,
@@ -582,7 +582,11 @@ static void v2_err_26_propset_framing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.present, 0U);
 }
 
-/* CMP-CMPD: the vectors of cm-private-data.md section 6. */
+/*
+ * CMP-CMPD-06, CMP-CMPD-07, CMP-CMPD-09, CMP-CMPD-10, CMP-CMPD-12,
+ * CMP-CMPD-14, CMP-CMPD-16, CMP-CMPD-17: the vectors of
+ * cm-private-data.md section 6.
+ */
 static void cmp_cmpd_vectors(struct kunit *test)
 {
 	const struct rr2_cmp_vector *v = rr2_cmp_vectors;
@@ -599,7 +603,7 @@ static void cmp_cmpd_vectors(struct kunit *test)
 	}
 }
 
-/* E-25, CMP-CMPD: sizes clamp to [1 KiB, 256 KiB] and round down. */
+/* CMP-CMPD-11: sizes clamp to [1 KiB, 256 KiB] and round down. */
 static void cmp_cmpd_encode_clamps(struct kunit *test)
 {
 	struct rpcrdma2_cm_pdata pd = {
@@ -665,7 +669,7 @@ static void cmp_cmpd_18_shared_private_data(struct kunit *test)
 }
 
 /*
- * XCH-XOP-02, XCH-XOP-06, XCH-XOP-19, XCH-XOP-23, E-16, E-19: the four
+ * XCH-XOP-01, XCH-XOP-02, XCH-XOP-06, XCH-XOP-19, XCH-XOP-23: the four
  * operations round trip.
  */
 static void xch_xop_round_trip(struct kunit *test)
@@ -682,7 +686,7 @@ static void xch_xop_round_trip(struct kunit *test)
 	u8 buf[256];
 	u32 i, len;
 
-	/* element N is bit N % 32 of word N / 32, LSB first (E-16) */
+	/* element N is bit N % 32 of word N / 32, LSB first (XCH-XOP-06) */
 	m.subset[0][0] = 1u << 0;
 	m.subset[0][1] = 1u << 1;		/* element 33 */
 	m.subset[2][0] = 0x5;

@@ -221,7 +221,7 @@ static const struct rr2_vector rr2_vectors[] = {
 	{ "V2-PROP-04 BRS out of range", 2, 36, RDMA2_ERR_BAD_PROPVAL, 0,
 	  { 0, 2, CRED, RDMA2_CONNPROP, 0, 1, RDMA2_PROPID_BRS, 4, 7 } },
 
-	/* ---- seed 004 extension on experimental header types (E-19) ---- */
+	/* ---- seed 004 extension on experimental header types (XCH-XOP-01) ---- */
 	{ "XCH-XOP-11 INITXCH to a peer without the extension", 2, 40,
 	  RDMA2_ERR_INVAL_HTYPE, 0,
 	  { 0, 2, CRED, RDMA2_XCH_INITXCH, 0, 1, XCHAR_RBSIZ, 4, 8192, 0 } },

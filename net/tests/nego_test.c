@@ -115,7 +115,7 @@ static void v2_frame_16_v2_both(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sc->recv_inline, 4096U);	/* client's SBSIZ */
 }
 
-/* V2-FRAME-17, V2-FRAME-18, V2-FRAME-23, E-12, E-13: v1-only server. */
+/* V2-FRAME-17, V2-FRAME-18, V2-FRAME-23: v1-only server. */
 static void v2_frame_18_fallback_to_v1(struct kunit *test)
 {
 	/*
@@ -138,7 +138,7 @@ static void v2_frame_18_fallback_to_v1(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, rpcrdma2_nego_server_recv(sc, &sl, hello, hlen,
 							reply, RR2N_BUF, &rlen),
 			RPCRDMA2_NEGO_REJECT);
-	/* RFC 8166 layout, the ingress vers echoed: 28 octets (E-13) */
+	/* RFC 8166 layout, the ingress vers echoed: 28 octets (V2-FRAME-17) */
 	KUNIT_ASSERT_EQ(test, rlen, 28U);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be32(reply), 0x1234U);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be32(reply + 4), 2U);
@@ -199,7 +199,7 @@ static void v2_err_13_unknown_version(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, get_unaligned_be32(out + 28), 2U);
 }
 
-/* E-35, V2-ERR-31: BAD_PROPVAL leaves the client waiting, not failed. */
+/* V2-ERR-31: BAD_PROPVAL leaves the client waiting, not failed. */
 static void v2_err_31_bad_propval(struct kunit *test)
 {
 	struct rpcrdma2_conn *cc = rr2n_conn(test, &rr2n_no_pdata);
@@ -388,7 +388,7 @@ static void v2_prop_16_continued_connprop(struct kunit *test)
  * CONNPROP or split across a continued one, and the receiver keeps it
  * as it came: its length, and its first RPCRDMA2_HOSTAUTH_MAX octets
  * of a longer one.  The client's first message still fits 1024 octets
- * with the most it sends (E-11); absent, nothing is kept.
+ * with the most it sends (V2-INLINE-03); absent, nothing is kept.
  */
 static void v2_prop_09_hostauth(struct kunit *test)
 {
@@ -549,7 +549,7 @@ static void v2_prop_13_connprop_after_final(struct kunit *test)
 }
 
 /*
- * V2-ERR-29, V2-ERR-30, V2-PROP-18, E-35: a bad value in the client's
+ * V2-ERR-29, V2-ERR-30, V2-ERR-31, V2-PROP-18: a bad value in the client's
  * final CONNPROP.  The server answers BAD_PROPVAL, applies none of it,
  * settles Version 2 and sends its CONNPROP; the client, told its
  * properties were not taken, waits for that CONNPROP and settles too.
@@ -591,7 +591,7 @@ static void v2_err_29_server_bad_propval(struct kunit *test)
 }
 
 /*
- * V2-ERR-30, E-35: a bad value in a CONNPROP with TPMORE set is answered
+ * V2-ERR-30, V2-ERR-31: a bad value in a CONNPROP with TPMORE set is answered
  * and the server waits; the client's later parts still count.
  */
 static void v2_err_30_bad_propval_tpmore(struct kunit *test)

@@ -11,10 +11,9 @@
  *
  * Cases run once per provider (rxe, siw):
  *   - sizes from 0 to 1 MiB each way, Version 2, continuation beyond the
- *     4096-octet threshold (V2-CONT-01, V2-CONT-02, V2-CONT-03, V2-INLINE-*);
+ *     4096-octet threshold (V2-CONT-01, V2-CONT-02, V2-CONT-03, V2-INLINE-02);
  *   - the version matrix by per-role cap: v2/v2, v1 client/v2 server,
- *     v2 client/v1 server (fallback on ERR_VERS, V2-FRAME-18, V2-FRAME-23,
- *     E-12);
+ *     v2 client/v1 server (fallback on ERR_VERS, V2-FRAME-18, V2-FRAME-23);
  *   - Version 1 beyond the inline thresholds: chunks (a Position-Zero
  *     Read chunk for PUT, a Write chunk for GET), which need the server
  *     half's chunk support;
@@ -688,7 +687,7 @@ static void rr2r_v2_sizes_0_to_1m(struct kunit *test)
 /*
  * Drop the connection under a mounted client: the next Call reconnects
  * and succeeds.  After a fallback the reconnect opens in Version 1 at
- * once, with no second CONNPROP (V2-FRAME-19, E-12).
+ * once, with no second CONNPROP (V2-FRAME-19).
  */
 static void rr2r_reconnect(struct kunit *test, u32 svc_vers)
 {
@@ -754,7 +753,7 @@ static void rr2r_v1_client_v2_server(struct kunit *test)
 }
 
 /*
- * V2-FRAME-18, V2-FRAME-23, E-12/13: ERR_VERS from a v1 server, then Version 1.
+ * V2-FRAME-18, V2-FRAME-23: ERR_VERS from a v1 server, then Version 1.
  */
 static void rr2r_v2_client_v1_server_falls_back(struct kunit *test)
 {
@@ -901,7 +900,7 @@ static u32 rr2r_hdr(u8 *b, u32 xid, u32 vers, u32 htype, u32 flags)
 }
 
 /*
- * V2-SEC-17, V2-FRAME-20, V2-FRAME-23, V2-ERR-01, V2-ERR-05, E-29, V2-CONT-06:
+ * V2-SEC-17, V2-FRAME-20, V2-FRAME-23, V2-ERR-01, V2-ERR-05, V2-ERR-17, V2-CONT-06:
  * crafted
  * messages get exactly the required answer; a runt is dropped without
  * one; the transport's own client on the same server is undisturbed.
@@ -2071,7 +2070,7 @@ static void rr2r_svc_read_chunks_v2(struct kunit *test)
 }
 
 /*
- * V2-SPEC-05, E-17: a Reply beyond the inline threshold goes into the
+ * V2-SPEC-05: a Reply beyond the inline threshold goes into the
  * Reply chunk the Call provided (not continued, on Version 2 either),
  * as RDMA_NOMSG / RDMA2_NOMSG with the Reply chunk's length written.
  */
@@ -2339,7 +2338,7 @@ static int rr2r_bc_caller(void *data)
 }
 
 /*
- * RFC 8167 and seed 001 section 4.5 on the server, over a raw client:
+ * RFC 8167 and the Version 2 reverse direction on the server, over a raw client:
  * a client that advertises BRS NONE gets no callback client at all
  * (V2-RDIR-11); one that advertises SIMPLE gets a reverse Call with a
  * fresh XID in both headers (V2-RDIR-03), the connection's version
@@ -2768,7 +2767,7 @@ static void rr2r_bc_reply_too_big(struct kunit *test, struct rpc_clnt *clnt,
 
 /*
  * V2-RDIR-12, V2-RDIR-14: reverse-direction messages stay within the
- * level the receiving end advertised in BRS (E-18), rpcrdma2 at both
+ * level the receiving end advertised in BRS (V2-RDIR-10), rpcrdma2 at both
  * ends and 1024-octet inline thresholds both ways.  At CONT, a 3000-octet
  * reverse Call and a 3000-octet reverse Reply each go as a continued
  * message without chunks and arrive whole: the callback service checks
@@ -2854,7 +2853,7 @@ static void rr2r_backchannel_simple(struct kunit *test)
 
 /*
  * A server at NONE takes no reverse Replies, so it makes no reverse
- * Calls (V2-RDIR-11, E-18): nfsd gets no callback transport.  A client
+ * Calls (V2-RDIR-10, V2-RDIR-11): nfsd gets no callback transport.  A client
  * still answers a server that calls anyway inline, as at SIMPLE
  * (XCH-RDIR-02): seen with the server's own level forced back up
  * after the connection settled.
@@ -3271,7 +3270,7 @@ static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
 						   "16"));
 	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test, "rdma_max_inline_read",
 						   "2048"));
-	/* rounded down to what the RFC 8797 record can say (E-25) */
+	/* rounded down to what the RFC 8797 record can say (CMP-CMPD-11) */
 	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
 						   "rdma_max_inline_write",
 						   "3100"));
@@ -4586,7 +4585,7 @@ static void rr2r_xch_null(struct kunit *test, struct rpcrdma2_test_conn *raw,
  * one with INVAL_HTYPE, exactly as any unknown header type.
  * XCH-XOP-16, XCH-XOP-14, XCH-XOP-15: with it on, its INITXCH follows
  * its CONNPROP.  Applied: the client's RBSIZ lowers the server's send
- * limit, BRS NONE stops reverse Calls (XCH-RDIR-01, E-19), REQREMINV
+ * limit, BRS NONE stops reverse Calls (XCH-RDIR-01), REQREMINV
  * FALSE stops Send With Invalidate (XCH-RINV-01).  XCH-XOP-18, XCH-XOP-19,
  * XCH-XOP-21:
  * a REQXCH gets one RESPXCH under its xid, RBSIZ done, and the

@@ -128,9 +128,10 @@ static void rr2t_rc_connect(struct kunit *test)
 }
 
 /*
- * CMP-CMPD-*: the RFC 8797 record each side put in its connect or
- * accept parameters arrives at the other, through the IB CM (rxe) and
- * through MPA (siw).  The client offers R = 1, the server R = 0.
+ * CMP-CMPD-02, CMP-CMPD-10, CMP-CMPD-11, CMP-CMPD-12, CMP-CMPD-18: the
+ * RFC 8797 record each side put in its connect or accept parameters
+ * arrives at the other, through the IB CM (rxe) and through MPA (siw).
+ * The client offers R = 1, the server R = 0.
  */
 static void cmp_cmpd_private_data_exchange(struct kunit *test)
 {

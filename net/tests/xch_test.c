@@ -164,11 +164,11 @@ static void xch_inline_05_initxch(struct kunit *test)
 }
 
 /*
- * Applied, XCH-INLINE-04/V2-INLINE-08: the peer's RBSIZ lowers the send
+ * Applied, XCH-INLINE-04, V2-INLINE-08: the peer's RBSIZ lowers the send
  * limit but never raises it above what Version 2 settled, and one below
- * 1024 is not believed.  XCH-RDIR-01, E-19: BRS NONE stops reverse
+ * 1024 is not believed.  XCH-RDIR-01: BRS NONE stops reverse
  * traffic.  XCH-RINV-01: REQREMINV = FALSE vetoes Send With
- * Invalidate; left out, the Version 2 per-Call rules decide (E-20).
+ * Invalidate; left out, the Version 2 per-Call rules decide (XCH-RINV-02).
  */
 static void xch_rinv_01_initxch_applied(struct kunit *test)
 {

@@ -7,7 +7,7 @@
  *   - the continuation window: how far a sender may go, which grants
  *     are acknowledgments, and that sender and receiver agree on the
  *     number of acknowledgments for every sequence length
- *     (V2-CRED-04, V2-CRED-10, E-14, E-31);
+ *     (V2-CRED-02, V2-CRED-04, V2-CRED-10, V2-CONT-03);
  *   - cutting a message into Sends and putting it back together with
  *     the codec and the reassembly rules (V2-CONT-01, V2-CONT-02, V2-CONT-03,
  *     V2-INLINE-08);

@@ -27,7 +27,7 @@
 -- handle, length and offset), RDMA2_ERROR with every rdma_err arm,
 -- RDMA2_CONNPROP with each property ID (unknown ones as opaque), the
 -- four characteristics operations (0xFFFFFF01-04), and the Version 1
--- ERR_VERS a Version 1 peer answers a Version 2 message with (E-13).
+-- ERR_VERS a Version 1 peer answers a Version 2 message with (V2-FRAME-23).
 -- An RPC message that starts and ends in one Send Only, all of it
 -- captured and none of it moved into chunks (no Read segment in a
 -- Call, no Write chunk in a Reply), is handed to Wireshark's "rpc"
@@ -814,7 +814,7 @@ local function dissect_header(tvb, rep, pinfo, root, kind, rec)
 	end
 end
 
--- E-13: a Version 1 peer answers our first Version 2 message with a
+-- V2-FRAME-23 (E-13): a Version 1 peer answers our first Version 2 message with a
 -- 28-octet Version 1 ERR_VERS that echoes rdma_vers 2
 local function is_v1_errvers(tvb, rep)
 	return rep == 28 and tvb:len() >= 28 and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Fuzz target for rpcrdma2_classify_first_reply() (E-13): whatever the
+ * Fuzz target for rpcrdma2_classify_first_reply() (V2-FRAME-23): whatever the
  * bytes, the classifier reads inside them and a Version 1 ERR_VERS is
  * only ever a 28-octet message.
  */

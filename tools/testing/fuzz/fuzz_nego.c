@@ -38,7 +38,7 @@ static void check_sent(const u8 *out, u32 outlen, enum expect want)
 
 	RR2_CHECK(outlen >= RPCRDMA2_HDR_PREFIX_SIZE && outlen <= OUT_SIZE);
 	if (want != EXPECT_CONNPROP) {
-		/* a Version 1 ERR_VERS, whose vers word echoes the Call (E-13) */
+		/* a Version 1 ERR_VERS, whose vers word echoes the Call (V2-ERR-03) */
 		if (rpcrdma2_classify_first_reply(out, outlen, &low, &high) ==
 		    RPCRDMA2_FIRST_V1_ERR_VERS)
 			return;

@@ -4,7 +4,7 @@
 encoded from the specification's XDR (frames.py): every header type,
 every rdma_err arm, every property, the four characteristics
 operations, chunk lists, Message Continuation, Sends spanning several
-packets, retransmissions, the E-13 Version 1 ERR_VERS, and what must be
+packets, retransmissions, the Version 1 ERR_VERS (V2-FRAME-23), and what must be
 flagged as malformed or left alone.
 
     selftest.py [--dissector FILE] [--keep FILE.pcap]
@@ -182,7 +182,7 @@ case("error.body-past-end", P(0x3ff, 4, 1) + F.u32(9, 1),
      {"malformed": "yes"}, src=S)
 case("error.more-flag", P(0x3fe, 4, 3) + F.u32(2), {"malformed": "yes"},
      src=S)
-# E-13: a Version 1 server's ERR_VERS to our Version 2 first message
+# V2-FRAME-23 (E-13): a Version 1 server's ERR_VERS to our Version 2 first message
 case("error.v1-err-vers-e13", F.u32(0x401, 2, 32, 4, 1, 1, 1),
      {"rpcrdma2.v1_err_vers": "1", "rpcrdma2.htype": "0x00000004",
       "rpcrdma2.err.vers_low": "1", "rpcrdma2.err.vers_high": "1"}, src=S)

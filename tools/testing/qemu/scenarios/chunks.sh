@@ -2,8 +2,8 @@
 # shellcheck shell=bash
 #
 # Scenario "chunks": NFS over RPC-over-RDMA at DEFAULT mount options,
-# where data moves by RDMA Read and Write (RFC 8166 chunks, seed 001
-# V2-CHUNK-*), NFSv3 and NFSv4.2:
+# where data moves by RDMA Read and Write (RFC 8166 chunks, and the
+# Version 2 chunks of seed 001), NFSv3 and NFSv4.2:
 #
 #   - rsize and wsize are what nfsd offers (1 MiB with >= 4.5 GiB RAM);
 #   - files of 16 KiB and 2 MiB written, read back after a remount;
