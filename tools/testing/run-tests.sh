@@ -132,7 +132,10 @@ e2e() {
 	# client at Version 1 beside ours at Version 2, fio on both at
 	# once, the stock one reconnecting and crashing without disturbing
 	# ours, the server counting each client's connections under its
-	# version.
+	# version; and last (aclswap=1, here and with the stock server
+	# below) getfacl and setfacl of a 60-entry ACL over v3 and a swap
+	# file on a v4.2 mount paged out to under memory pressure (swap
+	# pages go by Read chunks).
 	# The server's NICs are captured (-p: the first 256 octets of every
 	# frame) and the server half prints its counters once quiet
 	# (svcstats=1): the Wireshark dissector decodes every Version 2
@@ -141,7 +144,7 @@ e2e() {
 	# Version 1 ones), continued messages, credit grants and
 	# connections as the server counted (wireshark/check-capture.py).
 	"$q" -g 3 -s ours -c ours -C stock -p 256 \
-		-a "$v2,xchar=1,xch=on,rvrsdir=1,brs=simple:simple,hostauth=rr2-e2e-key,devclamp=iwarp,mountopts=nconnect=4,krb5=1,fleet=1,client2.expect=1,svcstats=1" \
+		-a "$v2,xchar=1,xch=on,rvrsdir=1,brs=simple:simple,hostauth=rr2-e2e-key,devclamp=iwarp,mountopts=nconnect=4,krb5=1,fleet=1,client2.expect=1,svcstats=1,aclswap=1" \
 		-n v2-ours-ours-2g combined || rc=1
 	python3 "$RR2_REPO/tools/testing/wireshark/check-capture.py" \
 		--expect "$v2_kinds" v2-ours-ours-2g || rc=1
@@ -153,7 +156,7 @@ e2e() {
 	# (one of its connections dropped: it reconnects alone, the others
 	# carry Calls meanwhile), and Kerberos (krb5=1)
 	local deploy=ipv6=1,extravers=4.0:4.1,nconnect=16,krb5=1
-	"$q" -g 2 -s stock -c ours -a "expect=1,$deploy" \
+	"$q" -g 2 -s stock -c ours -a "expect=1,$deploy,aclswap=1" \
 		-n interop-stock-ours combined || rc=1
 	# interop: the stock client on our server at default mount options:
 	# 1 MiB rsize/wsize by Read, Write and Reply chunks; the same
@@ -167,12 +170,6 @@ e2e() {
 		-n chunks-ours-stock-siw chunks || rc=1
 	"$q" -g 2 -s stock -c ours -a expect=1,dev=siw,fsxops=200 \
 		-n chunks-stock-ours-siw chunks || rc=1
-	# getfacl of a 60-entry ACL over v3 and swapon of a file on a v4.2
-	# mount: rpcrdma2 at both ends, then our client on the stock server
-	# (swap pages go by Read chunks)
-	"$q" -g 1 -s ours -t 600 -a "$v2" acl-swap || rc=1
-	"$q" -g 2 -s stock -c ours -t 600 -a expect=1 \
-		-n acl-swap-stock-ours acl-swap || rc=1
 	# the fault soak: verified I/O through nfsd restart, rxe device
 	# removal, a link flap (rpcrdma2 as the server: see faults.sh), a
 	# client-side disconnect and device removal on the client; the

@@ -10,8 +10,16 @@
 # word krb5=1 (two guests), krb5.sh's pass follows: sec=krb5, krb5i and
 # krb5p mounts, results prefixed "krb5.".  With rr2.args word fleet=1
 # (three guests), fleet.sh's pass comes first: a second client, with
-# its own module, at the same time, and its crash.
+# its own module, at the same time, and its crash.  With rr2.args word
+# aclswap=1 (two or three guests), acl-swap.sh's phases come last:
+# NFSv3 ACLs of 60 entries both ways (the server makes the fixture
+# before it waits for the client and checks what the client set after)
+# and a swap file paged out to under memory pressure, results
+# prefixed "aclswap.".
 
+# shellcheck disable=SC1091
+. /rr2/scenarios/acl-swap.sh
+eval "rr2_aclswap_client_run() $(declare -f rr2_client_run | tail -n +2)"
 # shellcheck disable=SC1091
 . /rr2/scenarios/chunks.sh
 eval "rr2_chunks_client_run() $(declare -f rr2_client_run | tail -n +2)"
@@ -29,5 +37,24 @@ rr2_client_run() {
 	RR2_PREFIX=chunks. rr2_chunks_client_run
 	if rr2_krb5_on; then
 		RR2_PREFIX=krb5. rr2_krb5_client_run
+	fi
+	if rr2_aclswap_on; then
+		RR2_PREFIX=aclswap. rr2_aclswap_client_run
+	fi
+}
+
+rr2_aclswap_on() { [ "$(rr2_arg aclswap 0)" = 1 ]; }
+
+# The server's part of acl-swap: around fleet's (and baseline's) wait.
+eval "rr2_combined_server_wait_client() $(declare -f rr2_server_wait_client | tail -n +2)"
+rr2_server_wait_client() {
+	if rr2_aclswap_on && [ "$RR2_ROLE" = server ]; then
+		RR2_PREFIX=aclswap. rr2_check acl.server.fixture \
+			rr2_acl_server_setup
+	fi
+	rr2_combined_server_wait_client
+	if rr2_aclswap_on && [ "$RR2_ROLE" = server ]; then
+		RR2_PREFIX=aclswap. rr2_check acl.server.setfacl-on-disk \
+			rr2_acl_server_verify
 	fi
 }
