@@ -3,8 +3,9 @@
  * rpcrdma2 client half: the transport object and the declarations its
  * files share.
  *
- *   transport.c    the xprt class and ops, connect worker, teardown,
- *                  the Send path
+ *   transport.c    the xprt class and ops, setup, the forward slots
+ *   connect.c      CM events, connect worker, close, teardown, destroy
+ *   send.c         the Send path and the credit grant
  *   stats.c        the mountstats line and the per-transport debugfs file
  *   reply.c        the receive path: completions, decoding, reassembly,
  *                  the Reply rebuilt around its chunks
@@ -351,19 +352,32 @@ static inline struct rr2c *rr2c(struct rpc_xprt *xprt)
 	return container_of(xprt, struct rr2c, xprt);
 }
 
-/* transport.c */
+/* connect.c */
 #if IS_ENABLED(CONFIG_KUNIT)
 u32 rr2c_offer_vers(const struct rr2c *r, u32 max_vers);
 void rr2c_nego_outcome(struct rr2c *r, int ret);
-int rr2c_fail_rqst(struct rr2c *r, struct rpc_rqst *rq, int err);
 bool rr2c_queues_fit(u32 c, const struct rpcrdma2_dev_attr *dev,
 		     u32 nr_send);
+#endif
+void rr2c_ep_removing(struct rpcrdma2_ep *ep);
+void rr2c_ep_queues(struct rpcrdma2_ep_attr *attr, u32 credits);
+u32 rr2c_credits_fit(u32 want, const struct rpcrdma2_dev_attr *dev,
+		     u32 nr_send);
+void rr2c_connect_worker(struct work_struct *work);
+void rr2c_op_connect(struct rpc_xprt *xprt, struct rpc_task *task);
+void rr2c_op_close(struct rpc_xprt *xprt);
+void rr2c_op_destroy(struct rpc_xprt *xprt);
+
+/* send.c */
+#if IS_ENABLED(CONFIG_KUNIT)
+int rr2c_fail_rqst(struct rr2c *r, struct rpc_rqst *rq, int err);
 #endif
 void rr2c_set_grant(struct rr2c *r, u32 xid, u32 grant);
 u32 rr2c_credit(const struct rr2c *r, u32 vers);
 void rr2c_tx_abandon(struct rr2c *r);
-void rr2c_ep_removing(struct rpcrdma2_ep *ep);
 int rr2c_wait_room(struct rr2c *r);
+int rr2c_op_send_request(struct rpc_rqst *req);
+void rr2c_op_abort_send_request(struct rpc_rqst *req);
 
 /* reply.c */
 extern const struct rpcrdma2_ep_ops rr2c_ep_ops;
@@ -382,9 +396,6 @@ u32 rr2c_marshal_limits(struct rr2c *r);
 void rr2c_frwr_init(struct rr2c *r);
 int rr2c_frwr_create(struct rr2c *r);
 u32 rr2c_frwr_nr_wrs(u32 credits);
-void rr2c_ep_queues(struct rpcrdma2_ep_attr *attr, u32 credits);
-u32 rr2c_credits_fit(u32 want, const struct rpcrdma2_dev_attr *dev,
-		     u32 nr_send);
 bool rr2c_frwr_room(struct rr2c *r);
 void rr2c_frwr_quiesce(struct rr2c *r);
 void rr2c_frwr_destroy(struct rr2c *r);

@@ -46,8 +46,8 @@
  * request's MR list.  WRs are posted under it, so a post never races
  * with teardown.
  *
- * Called by: marshal.c, reply.c, transport.c (connect, teardown,
- * ->buf_free).
+ * Called by: marshal.c, reply.c, connect.c (connect, teardown),
+ * transport.c (setup, ->buf_free).
  */
 
 #include <linux/mm.h>

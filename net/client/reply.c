@@ -443,7 +443,7 @@ static int rr2c_reply_stream(struct rr2c *r, struct rr2c_req *req,
 	if (r->stage_held)
 		return -EBUSY;
 	/*
-	 * Made before a Call with a Write chunk went out (transport.c),
+	 * Made before a Call with a Write chunk went out (send.c),
 	 * and never too small: it is as large as the reassembly cap
 	 * (V2-CONT-09), which rpcrdma2_reasm_add() enforced first
 	 */

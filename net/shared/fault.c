@@ -16,7 +16,7 @@
  *                (server/rw.c)
  *   reply        the server's Write list of a Reply and the batches of
  *                its RDMA Writes (server/rw.c), the client's pages for
- *                a sparse Reply buffer (client/transport.c)
+ *                a sparse Reply buffer (client/send.c)
  *
  * Three make a device or a peer misbehave:
  *
@@ -24,7 +24,7 @@
  *                as on a QP in error (server/sendto.c)
  *   send-stall   the client's next Send finds no room, as when the
  *                peer withholds credits and acknowledgments: the Call
- *                waits (client/transport.c)
+ *                waits (client/send.c)
  *   port-down    the server reads its port as down, so a closing
  *                connection parks its cm_id instead of sending a DREQ
  *                (server/transport.c)
