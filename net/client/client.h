@@ -8,7 +8,9 @@
  *   send.c         the Send path and the credit grant
  *   stats.c        the mountstats line and the per-transport debugfs file
  *   reply.c        the receive path: completions, decoding, reassembly,
- *                  the Reply rebuilt around its chunks
+ *                  the checks of a Reply's chunks
+ *   place.c        the Reply rebuilt around its chunks, its RPC completed
+ *   exchange.c     the client's side of the seed 004 exchange (shared/xch.c)
  *   marshal.c      the per-RPC choice of inline, continuation or chunks,
  *                  and the chunk lists of a Call
  *   frwr.c         FRWR memory registration and invalidation
@@ -90,7 +92,7 @@
 /*
  * Inline octets of a continued Reply that belong after the position of
  * a registered Write chunk's item are held here until the final message
- * says where they go, and the chunk's pages are unmapped (reply.c).  As
+ * says where they go, and the chunk's pages are unmapped (place.c).  As
  * large as the longest sequence the client reassembles (V2-CONT-09: the
  * protocol sets no limit below the receiver's maximum RPC size), and
  * allocated before the transport's first Version 2 Call with a Write
@@ -132,7 +134,7 @@ struct rr2c_stats {
 	u64	mrs_orphaned;		/* deregistered still mapped or registered */
 	u64	mr_waits;		/* Calls waited for a free MR */
 	u64	stage_busy;		/* Replies dropped: stage in use */
-	u64	mapped_writes;		/* RPCRDMA2_DEBUG_DMA: see reply.c */
+	u64	mapped_writes;		/* RPCRDMA2_DEBUG_DMA: see place.c */
 };
 
 struct rr2c;
@@ -228,7 +230,7 @@ struct rr2c_req {
 
 	/*
 	 * A Reply held back until its MRs are invalidated and unmapped
-	 * (V2-SEC-08), and placed only then (reply.c): with rp_place, its
+	 * (V2-SEC-08), and placed only then (place.c): with rp_place, its
 	 * inline stream is the rp_pre octets already in place, rp_staged
 	 * octets in rr2c.rx_stage and the rp_plen octets at rp_off of the
 	 * held Receive rp_rv, around rp_wlen octets of Write chunk data.
@@ -384,7 +386,26 @@ extern const struct rpcrdma2_ep_ops rr2c_ep_ops;
 extern const struct rpcrdma2_limits rr2c_limits;
 void rr2c_rx_reset(struct rr2c *r);
 void rr2c_rx_drop(struct rr2c *r);
+void rr2c_repost(struct rr2c *r, struct rpcrdma2_recv *rv);
+void rr2c_send_ctrl(struct rr2c *r, const void *msg, u32 len);
+
+/* place.c */
 void rr2c_reply_finish(struct rr2c *r, struct rr2c_req *req);
+struct rpc_rqst *rr2c_reply_pin(struct rr2c *r, u32 xid);
+bool rr2c_reply_remote_inv(struct rr2c *r, struct rpc_rqst *rq,
+			   const struct rpcrdma2_recv *rv);
+bool rr2c_reply_done(struct rr2c *r, struct rpc_rqst *rq, int status,
+		     u32 len);
+bool rr2c_reply_last(struct rr2c *r, struct rpc_rqst *rq,
+		     struct rpcrdma2_recv *rv, const u8 *payload,
+		     u32 plen, u32 wlen);
+int rr2c_reply_part(struct rr2c *r, struct rpcrdma2_recv *rv,
+		    const u8 *payload, u32 plen, bool last);
+
+/* exchange.c */
+void rr2c_xch_start(struct rr2c *r);
+void rr2c_xch_recv(struct rr2c *r, const struct rpcrdma2_hdr *hdr);
+bool rr2c_xch_refused(struct rr2c *r, const struct rpcrdma2_hdr *hdr);
 
 /* marshal.c */
 enum rr2c_format rr2c_marshal_policy(struct rr2c *r, struct rr2c_req *req);

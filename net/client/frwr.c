@@ -14,13 +14,13 @@
  * taken from the free list, their pages DMA-mapped and loaded with
  * ib_map_mr_sg(), the rkey's low byte bumped (V2-SEC-05), and an
  * unsignaled REG_MR prepared for each; rr2c_frwr_reg_chain() links
- * them in front of the Call's Send.  When the Reply arrives (reply.c,
- * the CQ's work item), an rkey the server invalidated with Send With
- * Invalidate is checked against the XID's MRs (V2-RINV-08) and simply
- * released; every other MR gets a LOCAL_INV, chained, the last one
- * signaled, and the RPC's Reply is placed and the RPC completed from
- * that completion, after the pages are DMA-unmapped (V2-SEC-08).
- * Nothing waits in the CQ's context.
+ * them in front of the Call's Send.  When the Reply arrives (reply.c
+ * and place.c, the CQ's work item), an rkey the server invalidated
+ * with Send With Invalidate is checked against the XID's MRs
+ * (V2-RINV-08) and simply released; every other MR gets a LOCAL_INV,
+ * chained, the last one signaled, and the RPC's Reply is placed and
+ * the RPC completed from that completion, after the pages are
+ * DMA-unmapped (V2-SEC-08).  Nothing waits in the CQ's context.
  *
  * Abnormal termination.  A task that leaves with MRs still registered
  * (signal, timeout: ->buf_free) invalidates them synchronously before
@@ -46,8 +46,8 @@
  * request's MR list.  WRs are posted under it, so a post never races
  * with teardown.
  *
- * Called by: marshal.c, reply.c, connect.c (connect, teardown),
- * transport.c (setup, ->buf_free).
+ * Called by: marshal.c, reply.c, place.c, connect.c (connect,
+ * teardown), transport.c (setup, ->buf_free).
  */
 
 #include <linux/mm.h>
@@ -739,7 +739,7 @@ bool rr2c_frwr_owns(struct rr2c *r, struct rr2c_req *req, u32 handle)
  * @len: how many octets
  *
  * For the check that nothing is written into pages still DMA-mapped
- * for the device (reply.c, CONFIG_RPCRDMA2_DEBUG_DMA).
+ * for the device (place.c, CONFIG_RPCRDMA2_DEBUG_DMA).
  */
 bool rr2c_frwr_maps(struct rr2c *r, struct rr2c_req *req,
 		    const struct xdr_buf *xb, u32 off, u32 len)

@@ -15,8 +15,9 @@
  * queue guarantees nothing else is sent in between (V2-CONT-03).
  *
  * Called by: net/sunrpc through the rpc_xprt_ops ->send_request and
- * ->abort_send_request (transport.c); reply.c and connect.c (the
- * credit grant, rr2c_credit(), rr2c_tx_abandon()); marshal.c.
+ * ->abort_send_request (transport.c); reply.c, exchange.c and
+ * connect.c (the credit grant, rr2c_credit(), rr2c_tx_abandon());
+ * marshal.c.
  */
 
 #include <linux/module.h>
