@@ -27,7 +27,7 @@
  *                waits (client/send.c)
  *   port-down    the server reads its port as down, so a closing
  *                connection parks its cm_id instead of sending a DREQ
- *                (server/transport.c)
+ *                (server/park.c)
  *
  * A site is inert until armed: the check is a static branch, a nop in
  * the code until a site is first armed, then a call here, as
