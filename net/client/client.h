@@ -14,6 +14,7 @@
  *   marshal.c      the per-RPC choice of inline, continuation or chunks,
  *                  and the chunk lists of a Call
  *   frwr.c         FRWR memory registration and invalidation
+ *   mr.c           the MR pool: allocation, growth, release, quarantine
  *   backchannel.c  reverse-direction RPC (RFC 8167)
  *   sysctl.c       the knobs in /proc/sys/sunrpc (rdma_*)
  */
@@ -83,7 +84,7 @@
  * demand, by half again each time, up to RR2C_MRS_PER_CREDIT
  * per credit (never below what one RPC may need, never above the
  * device's MR count): a Call that finds too few free waits for them
- * (frwr.c).
+ * (mr.c).
  */
 #define RR2C_MR_DEPTH		256
 #define RR2C_MAX_SEGS		16
@@ -140,7 +141,7 @@ struct rr2c_stats {
 struct rr2c;
 struct rr2c_req;
 
-/* The states of one MR (frwr.c); transitions under rr2c_frwr.lock. */
+/* The states of one MR (frwr.c, mr.c); changed under rr2c_frwr.lock. */
 enum rr2c_mr_state {
 	RR2C_MR_FREE,		/* on the free list, not DMA-mapped */
 	RR2C_MR_MAPPED,		/* mapped for a Call not yet posted */
@@ -169,7 +170,7 @@ struct rr2c_mr {
 	u32			xid;		/* of its last REG_MR, traces */
 };
 
-/* The MRs of one connection (frwr.c). */
+/* The MRs of one connection (mr.c). */
 struct rr2c_frwr {
 	spinlock_t		lock;		/* MR states and lists */
 	bool			live;		/* WRs may be posted */
@@ -413,13 +414,21 @@ int rr2c_marshal_prepare(struct rr2c *r, struct rr2c_req *req);
 int rr2c_marshal_post(struct rr2c *r, struct rr2c_req *req);
 u32 rr2c_marshal_limits(struct rr2c *r);
 
-/* frwr.c */
+/* mr.c */
 void rr2c_frwr_init(struct rr2c *r);
 int rr2c_frwr_create(struct rr2c *r);
 u32 rr2c_frwr_nr_wrs(u32 credits);
 bool rr2c_frwr_room(struct rr2c *r);
 void rr2c_frwr_quiesce(struct rr2c *r);
 void rr2c_frwr_destroy(struct rr2c *r);
+struct ib_device *rr2c_frwr_dev(struct rr2c *r);
+void rr2c_frwr_release_locked(struct rr2c *r, struct rr2c_mr *mr);
+void rr2c_frwr_quarantine_locked(struct rr2c *r, struct rr2c_mr *mr);
+void rr2c_frwr_wr_failed(struct rr2c_mr *mr, const struct ib_wc *wc,
+			 const char *what);
+struct rr2c_mr *rr2c_frwr_get(struct rr2c *r, struct rr2c_req *req);
+
+/* frwr.c */
 int rr2c_frwr_map(struct rr2c *r, struct rr2c_req *req, struct xdr_buf *xb,
 		  u32 off, u32 len, bool writing,
 		  struct rpcrdma2_segment *segs, u32 *nsegs);

@@ -12,8 +12,8 @@
  *                every Receive post (shared/ep.c); the server's
  *                reassembly of continued Calls (server/recvfrom.c)
  *   reg          chunk registration: the client's MRs and their DMA
- *                mappings (client/frwr.c), the server's R/W contexts
- *                (server/rw.c)
+ *                mappings (client/frwr.c, mr.c), the server's R/W
+ *                contexts (server/rw.c)
  *   reply        the server's Write list of a Reply and the batches of
  *                its RDMA Writes (server/rw.c), the client's pages for
  *                a sparse Reply buffer (client/send.c)
