@@ -3,14 +3,18 @@
  * rpcrdma2 client half: the transport object and the declarations its
  * files share.
  *
- *   transport.c    the xprt class and ops, connect worker, teardown,
- *                  the Send path
+ *   transport.c    the xprt class and ops, setup, the forward slots
+ *   connect.c      CM events, connect worker, close, teardown, destroy
+ *   send.c         the Send path and the credit grant
  *   stats.c        the mountstats line and the per-transport debugfs file
  *   reply.c        the receive path: completions, decoding, reassembly,
- *                  the Reply rebuilt around its chunks
+ *                  the checks of a Reply's chunks
+ *   place.c        the Reply rebuilt around its chunks, its RPC completed
+ *   exchange.c     the client's side of the seed 004 exchange (shared/xch.c)
  *   marshal.c      the per-RPC choice of inline, continuation or chunks,
  *                  and the chunk lists of a Call
  *   frwr.c         FRWR memory registration and invalidation
+ *   mr.c           the MR pool: allocation, growth, release, quarantine
  *   backchannel.c  reverse-direction RPC (RFC 8167)
  *   sysctl.c       the knobs in /proc/sys/sunrpc (rdma_*)
  */
@@ -80,7 +84,7 @@
  * demand, by half again each time, up to RR2C_MRS_PER_CREDIT
  * per credit (never below what one RPC may need, never above the
  * device's MR count): a Call that finds too few free waits for them
- * (frwr.c).
+ * (mr.c).
  */
 #define RR2C_MR_DEPTH		256
 #define RR2C_MAX_SEGS		16
@@ -89,7 +93,7 @@
 /*
  * Inline octets of a continued Reply that belong after the position of
  * a registered Write chunk's item are held here until the final message
- * says where they go, and the chunk's pages are unmapped (reply.c).  As
+ * says where they go, and the chunk's pages are unmapped (place.c).  As
  * large as the longest sequence the client reassembles (V2-CONT-09: the
  * protocol sets no limit below the receiver's maximum RPC size), and
  * allocated before the transport's first Version 2 Call with a Write
@@ -131,13 +135,13 @@ struct rr2c_stats {
 	u64	mrs_orphaned;		/* deregistered still mapped or registered */
 	u64	mr_waits;		/* Calls waited for a free MR */
 	u64	stage_busy;		/* Replies dropped: stage in use */
-	u64	mapped_writes;		/* RPCRDMA2_DEBUG_DMA: see reply.c */
+	u64	mapped_writes;		/* RPCRDMA2_DEBUG_DMA: see place.c */
 };
 
 struct rr2c;
 struct rr2c_req;
 
-/* The states of one MR (frwr.c); transitions under rr2c_frwr.lock. */
+/* The states of one MR (frwr.c, mr.c); changed under rr2c_frwr.lock. */
 enum rr2c_mr_state {
 	RR2C_MR_FREE,		/* on the free list, not DMA-mapped */
 	RR2C_MR_MAPPED,		/* mapped for a Call not yet posted */
@@ -166,7 +170,7 @@ struct rr2c_mr {
 	u32			xid;		/* of its last REG_MR, traces */
 };
 
-/* The MRs of one connection (frwr.c). */
+/* The MRs of one connection (mr.c). */
 struct rr2c_frwr {
 	spinlock_t		lock;		/* MR states and lists */
 	bool			live;		/* WRs may be posted */
@@ -227,7 +231,7 @@ struct rr2c_req {
 
 	/*
 	 * A Reply held back until its MRs are invalidated and unmapped
-	 * (V2-SEC-08), and placed only then (reply.c): with rp_place, its
+	 * (V2-SEC-08), and placed only then (place.c): with rp_place, its
 	 * inline stream is the rp_pre octets already in place, rp_staged
 	 * octets in rr2c.rx_stage and the rp_plen octets at rp_off of the
 	 * held Receive rp_rv, around rp_wlen octets of Write chunk data.
@@ -351,26 +355,58 @@ static inline struct rr2c *rr2c(struct rpc_xprt *xprt)
 	return container_of(xprt, struct rr2c, xprt);
 }
 
-/* transport.c */
+/* connect.c */
 #if IS_ENABLED(CONFIG_KUNIT)
 u32 rr2c_offer_vers(const struct rr2c *r, u32 max_vers);
 void rr2c_nego_outcome(struct rr2c *r, int ret);
-int rr2c_fail_rqst(struct rr2c *r, struct rpc_rqst *rq, int err);
 bool rr2c_queues_fit(u32 c, const struct rpcrdma2_dev_attr *dev,
 		     u32 nr_send);
+#endif
+void rr2c_ep_removing(struct rpcrdma2_ep *ep);
+void rr2c_ep_queues(struct rpcrdma2_ep_attr *attr, u32 credits);
+u32 rr2c_credits_fit(u32 want, const struct rpcrdma2_dev_attr *dev,
+		     u32 nr_send);
+void rr2c_connect_worker(struct work_struct *work);
+void rr2c_op_connect(struct rpc_xprt *xprt, struct rpc_task *task);
+void rr2c_op_close(struct rpc_xprt *xprt);
+void rr2c_op_destroy(struct rpc_xprt *xprt);
+
+/* send.c */
+#if IS_ENABLED(CONFIG_KUNIT)
+int rr2c_fail_rqst(struct rr2c *r, struct rpc_rqst *rq, int err);
 #endif
 void rr2c_set_grant(struct rr2c *r, u32 xid, u32 grant);
 u32 rr2c_credit(const struct rr2c *r, u32 vers);
 void rr2c_tx_abandon(struct rr2c *r);
-void rr2c_ep_removing(struct rpcrdma2_ep *ep);
 int rr2c_wait_room(struct rr2c *r);
+int rr2c_op_send_request(struct rpc_rqst *req);
+void rr2c_op_abort_send_request(struct rpc_rqst *req);
 
 /* reply.c */
 extern const struct rpcrdma2_ep_ops rr2c_ep_ops;
 extern const struct rpcrdma2_limits rr2c_limits;
 void rr2c_rx_reset(struct rr2c *r);
 void rr2c_rx_drop(struct rr2c *r);
+void rr2c_repost(struct rr2c *r, struct rpcrdma2_recv *rv);
+void rr2c_send_ctrl(struct rr2c *r, const void *msg, u32 len);
+
+/* place.c */
 void rr2c_reply_finish(struct rr2c *r, struct rr2c_req *req);
+struct rpc_rqst *rr2c_reply_pin(struct rr2c *r, u32 xid);
+bool rr2c_reply_remote_inv(struct rr2c *r, struct rpc_rqst *rq,
+			   const struct rpcrdma2_recv *rv);
+bool rr2c_reply_done(struct rr2c *r, struct rpc_rqst *rq, int status,
+		     u32 len);
+bool rr2c_reply_last(struct rr2c *r, struct rpc_rqst *rq,
+		     struct rpcrdma2_recv *rv, const u8 *payload,
+		     u32 plen, u32 wlen);
+int rr2c_reply_part(struct rr2c *r, struct rpcrdma2_recv *rv,
+		    const u8 *payload, u32 plen, bool last);
+
+/* exchange.c */
+void rr2c_xch_start(struct rr2c *r);
+void rr2c_xch_recv(struct rr2c *r, const struct rpcrdma2_hdr *hdr);
+bool rr2c_xch_refused(struct rr2c *r, const struct rpcrdma2_hdr *hdr);
 
 /* marshal.c */
 enum rr2c_format rr2c_marshal_policy(struct rr2c *r, struct rr2c_req *req);
@@ -378,16 +414,21 @@ int rr2c_marshal_prepare(struct rr2c *r, struct rr2c_req *req);
 int rr2c_marshal_post(struct rr2c *r, struct rr2c_req *req);
 u32 rr2c_marshal_limits(struct rr2c *r);
 
-/* frwr.c */
+/* mr.c */
 void rr2c_frwr_init(struct rr2c *r);
 int rr2c_frwr_create(struct rr2c *r);
 u32 rr2c_frwr_nr_wrs(u32 credits);
-void rr2c_ep_queues(struct rpcrdma2_ep_attr *attr, u32 credits);
-u32 rr2c_credits_fit(u32 want, const struct rpcrdma2_dev_attr *dev,
-		     u32 nr_send);
 bool rr2c_frwr_room(struct rr2c *r);
 void rr2c_frwr_quiesce(struct rr2c *r);
 void rr2c_frwr_destroy(struct rr2c *r);
+struct ib_device *rr2c_frwr_dev(struct rr2c *r);
+void rr2c_frwr_release_locked(struct rr2c *r, struct rr2c_mr *mr);
+void rr2c_frwr_quarantine_locked(struct rr2c *r, struct rr2c_mr *mr);
+void rr2c_frwr_wr_failed(struct rr2c_mr *mr, const struct ib_wc *wc,
+			 const char *what);
+struct rr2c_mr *rr2c_frwr_get(struct rr2c *r, struct rr2c_req *req);
+
+/* frwr.c */
 int rr2c_frwr_map(struct rr2c *r, struct rr2c_req *req, struct xdr_buf *xb,
 		  u32 off, u32 len, bool writing,
 		  struct rpcrdma2_segment *segs, u32 *nsegs);

@@ -44,7 +44,7 @@
  * which keeps a chunked Call out of a half-cut continued message
  * (V2-CONT-03).  The transmit lock (XPRT_LOCKED) serializes senders.
  *
- * Called by: transport.c (rr2c_op_send_request).
+ * Called by: send.c (rr2c_op_send_request).
  */
 
 #include <linux/sunrpc/auth.h>

@@ -46,7 +46,7 @@
  * a reconnect may show a mix of two connections' settings.
  *
  * Owns: nothing.  Called by: sunrpc (->print_stats, debugfs reads),
- * transport.c (rr2c_debugfs_add()).
+ * connect.c (rr2c_debugfs_add()).
  */
 
 #include <linux/debugfs.h>

@@ -27,7 +27,7 @@
  * (FRWR) and never pads.
  *
  * Owns: the table and the values behind it.  Called by: the module
- * core (registration), transport.c (the knobs).
+ * core (registration), transport.c and connect.c (the knobs).
  */
 
 #include <kunit/visibility.h>

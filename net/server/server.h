@@ -4,7 +4,9 @@
  * shared by its files:
  *
  *   transport.c    the svc_xprt class, listeners, accept, CM events,
- *                  teardown, control messages (grants, errors)
+ *                  teardown
+ *   control.c      control messages: credit grants, errors
+ *   park.c         closed connections' cm_ids parked while the port is down
  *   recvfrom.c     the receive side: Receive completions, reassembly,
  *                  ->xpo_recvfrom, pulling Read chunks
  *   sendto.c       ->xpo_sendto: Write chunks, Reply chunk, inline or
@@ -218,8 +220,11 @@ static inline struct rr2s_conn *rr2s_conn(struct svc_xprt *xprt)
 extern const struct rpcrdma2_limits rr2s_limits;
 
 /* transport.c */
+extern struct workqueue_struct *rr2s_wq;
 u32 rr2s_credit(const struct rr2s_conn *c);
 void rr2s_close(struct rr2s_conn *c);
+
+/* control.c */
 void rr2s_send_ctrl(struct rr2s_conn *c, const void *msg, u32 len);
 void rr2s_send_grant(struct rr2s_conn *c);
 void rr2s_send_error(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
@@ -229,6 +234,7 @@ void rr2s_send_error_args(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 bool rr2s_send_error_ctx(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 			 int verdict, u32 arg0, u32 arg1, void *ctx);
 void rr2s_queue_grant(struct rr2s_conn *c);
+void rr2s_grant_worker(struct work_struct *work);
 
 /* recvfrom.c */
 void rr2s_recv_done(struct rpcrdma2_recv *rv);
@@ -346,7 +352,11 @@ extern int rr2s_max_req_size;
 extern int rr2s_max_ord;
 #endif
 
-/* transport.c */
+/* park.c */
+bool rr2s_port_active(const struct rdma_cm_id *id);
+void rr2s_park(struct rr2s_conn *c);
+int rr2s_parked_event(struct rdma_cm_id *id, struct rdma_cm_event *ev);
+void rr2s_parked_flush(void);
 u32 rr2s_parked_count(void);
 
 /* debugfs.c */

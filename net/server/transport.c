@@ -22,8 +22,10 @@
  * Connection: the receive side (Receive completions, reassembly,
  * ->xpo_recvfrom and Read chunks) is recvfrom.c; Replies, Write and
  * Reply chunks and Send With Invalidate are sendto.c; RDMA Read and
- * Write go through rw.c.  For the accept, the server takes as many
- * RDMA Reads in flight as the client offered, the device allows and
+ * Write go through rw.c; credit grants and error messages are
+ * control.c; a closed connection's cm_id parked while its port is down
+ * is park.c.  For the accept, the server takes as many RDMA Reads in
+ * flight as the client offered, the device allows and
  * max_outbound_read_requests says (its ORD), and advertises R in the
  * RFC 8797 record when the device can Send With Invalidate.
  *
@@ -32,12 +34,10 @@
  * device, and sizes its Receive Queue by it: one Receive per credit,
  * plus the credit-grant-only one (V2-CRED-07), the continuation window
  * and the backchannel's.  The server grants RR2S_CREDITS_INIT (or
- * max_requests if smaller) at first.  When a client has every granted
- * credit in use, a work item raises the grant to max_requests with a
- * credit-grant-only message (RDMA2_NOMSG, xid 0, V2-CRED-05, V2-CRED-08),
- * posted under xpt_mutex so that no Reply overtakes it.  Every message
- * carries the current grant.  The Send Queue does not grow with the
- * credits: Replies wait for a Send buffer (rdma_stat_sq_starve).
+ * max_requests if smaller) at first, and raises the grant later
+ * (control.c).  Every message carries the current grant.  The Send
+ * Queue does not grow with the credits: Replies wait for a Send buffer
+ * (rdma_stat_sq_starve).
  *
  * The Receive buffer size (max_req_size) and the RDMA Reads in flight
  * (max_outbound_read_requests) are also read once, at accept.
@@ -53,13 +53,11 @@
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/svc_xprt.h>
 #include <linux/sunrpc/xprtrdma.h>
-#include <rdma/ib_cache.h>
 #include <rdma/ib_cm.h>
 #include <rdma/rdma_cm.h>
 
 #include "rpcrdma2.h"
 #include "server/server.h"
-#include "shared/fault.h"
 #include "shared/log.h"
 #include <trace/events/rpcrdma2.h>
 
@@ -76,7 +74,7 @@ const struct rpcrdma2_limits rr2s_limits = {
 static struct svc_xprt_class rpcrdma2_svc_class;
 
 /* Credit grants are sent from here; nfsd may be reclaiming memory. */
-static struct workqueue_struct *rr2s_wq;
+struct workqueue_struct *rr2s_wq;
 
 static struct rr2s_listener *rr2s_listener(struct svc_xprt *xprt)
 {
@@ -89,132 +87,9 @@ u32 rr2s_credit(const struct rr2s_conn *c)
 				   READ_ONCE(c->grant));
 }
 
-/* ---- control messages: credit grants and errors ---- */
-
 void rr2s_close(struct rr2s_conn *c)
 {
 	svc_xprt_deferred_close(&c->b.xprt);
-}
-
-void rr2s_send_ctrl(struct rr2s_conn *c, const void *msg, u32 len)
-{
-	if (rpcrdma2_pool_send_ctrl(&c->pool, msg, len))
-		rr2s_close(c);
-}
-
-void rr2s_send_grant(struct rr2s_conn *c)
-{
-	u8 msg[RPCRDMA2_HDRLEN_NOCHUNKS];
-
-	u32 len = rpcrdma2_encode_credit_grant(msg, sizeof(msg),
-					       rr2s_credit(c));
-
-	rr2s_stat_inc(RR2S_STAT_GRANTS);
-	/* never held back, even inside a Reply (V2-CONT-03, xfer.c) */
-	if (rpcrdma2_pool_send_ack(&c->pool, msg, len))
-		rr2s_close(c);
-}
-
-/**
- * rr2s_send_error_args - answer a message with an error (V2-SEC-17)
- * @c: the connection
- * @h: the message answered; an error is never answered
- * @verdict: RDMA2_ERR_* (ERR_CHUNK on Version 1 for all but ERR_VERS)
- * @arg0: the error's first word, if it has one
- * @arg1: its second word, if it has two
- */
-void rr2s_send_error_args(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
-			  int verdict, u32 arg0, u32 arg1)
-{
-	rr2s_send_error_ctx(c, h, verdict, arg0, arg1, NULL);
-}
-
-/**
- * rr2s_send_error_ctx - as rr2s_send_error_args(), the error's Send
- *	completion taking @ctx (rr2s_send_done())
- * @c: the connection
- * @h: the message answered
- * @verdict: RDMA2_ERR_*
- * @arg0: the error's first word
- * @arg1: its second word
- * @ctx: a Reply's RDMA Writes, or NULL
- *
- * Returns true if the error went out with @ctx, which is then no longer
- * the caller's.
- */
-bool rr2s_send_error_ctx(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
-			 int verdict, u32 arg0, u32 arg1, void *ctx)
-{
-	u32 vers = c->conn.vers, err = verdict;
-	u8 msg[64];
-
-	if (verdict == RPCRDMA2_DROP || h->htype == RDMA2_ERROR)
-		return false;
-	if (vers == RPCRDMA2_VERS_1 && err != RDMA2_ERR_VERS)
-		err = rpcrdma2_v1_errcode(verdict);
-	trace_rpcrdma2_svc_error(&c->b.xprt.xpt_remote, h->xid, vers, err);
-	rr2s_stat_error(verdict);
-	if (!rpcrdma2_pool_send_ctrl_ctx(&c->pool, msg,
-					 rpcrdma2_encode_error(msg, sizeof(msg),
-							       vers, h->xid,
-							       h->vers,
-							       rr2s_credit(c),
-							       err, arg0, arg1),
-					 ctx))
-		return true;
-	rr2s_close(c);
-	return false;
-}
-
-/* Answer a rejected message: @arg as the codec gave it. */
-void rr2s_send_error(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
-		     int verdict, u32 arg)
-{
-	/* ERR_VERS carries low and high (V2-ERR-13) */
-	rr2s_send_error_args(c, h, verdict, arg, c->local.max_vers);
-}
-
-static void rr2s_grant_worker(struct work_struct *work)
-{
-	struct rr2s_conn *c = container_of(work, struct rr2s_conn, grant_work);
-	struct svc_xprt *xprt = &c->b.xprt;
-	u32 old = READ_ONCE(c->grant);
-
-	/*
-	 * Under xpt_mutex no Reply is being posted, so the client still
-	 * has every credit in use when this grant reaches it, and cannot
-	 * mistake it for a window acknowledgment.
-	 */
-	mutex_lock(&xprt->xpt_mutex);
-	if (!svc_xprt_is_dead(xprt) && old < c->max_grant &&
-	    atomic_read(&c->outstanding) >= old) {
-		WRITE_ONCE(c->grant, c->max_grant);
-		trace_rpcrdma2_svc_grant(&xprt->xpt_remote, old, c->max_grant);
-		/*
-		 * V2-FRAME-24: a Version 1 connection carries no Version 2
-		 * message; there the next Reply's credit field says it.
-		 */
-		if (c->conn.vers == RPCRDMA2_VERS_2)
-			rr2s_send_grant(c);
-	}
-	mutex_unlock(&xprt->xpt_mutex);
-	svc_xprt_put(xprt);
-}
-
-/*
- * A Call was queued: when the client has every granted credit in use,
- * raise the grant from a work item (it takes xpt_mutex).
- */
-void rr2s_queue_grant(struct rr2s_conn *c)
-{
-	struct svc_xprt *xprt = &c->b.xprt;
-
-	if (atomic_inc_return(&c->outstanding) >= READ_ONCE(c->grant) &&
-	    READ_ONCE(c->grant) < c->max_grant) {
-		svc_xprt_get(xprt);
-		if (!queue_work(rr2s_wq, &c->grant_work))
-			svc_xprt_put(xprt);
-	}
 }
 
 /*
@@ -245,74 +120,6 @@ static int rr2s_has_wspace(struct svc_xprt *xprt)
 /* ---- connections: accept and teardown ---- */
 
 /*
- * Parking a closed connection's cm_id while its port is down (IB and
- * RoCE).
- *
- * Tearing down a connected cm_id sends a DREQ: rdma_disconnect() does,
- * and so does rdma_destroy_id() on an established one.  While the port
- * is down that MAD cannot go out, and on 6.12 rxe then puts the
- * device's GSI QP in the error state for good: no connection can be
- * made through the device again (the fault soak's link flap showed it,
- * a DREQ sent 1 s into a 3 s flap).  So a connection closed while its
- * port is not ACTIVE moves its QP to the error state without a DREQ,
- * and its cm_id is parked once the connection is freed: destroyed,
- * DREQ and all, when the port is ACTIVE again, after RR2S_PARK_MAX at
- * the latest, and by rdma_cm itself if the device goes away first.
- */
-#define RR2S_PARK_MAX		(30 * HZ)
-#define RR2S_PARK_POLL		(HZ / 2)
-
-struct rr2s_parked {
-	struct list_head	entry;
-	struct rdma_cm_id	*id;
-	unsigned long		deadline;
-};
-
-static LIST_HEAD(rr2s_parked);
-/*
- * A mutex: rr2s_port_active() may sleep in a driver's get_netdev.
- * Taken inside rdma_cm's handler lock (rr2s_park(), the event), never
- * around rdma_destroy_id(), which waits for that lock.
- */
-static DEFINE_MUTEX(rr2s_parked_lock);	/* protects rr2s_parked */
-/* what a parked cm_id's context points to, for rr2s_cm_event() */
-static struct rr2s_base rr2s_parked_ctx = { .kind = RR2S_PARKED };
-
-static void rr2s_parked_worker(struct work_struct *work);
-static DECLARE_DELAYED_WORK(rr2s_parked_work, rr2s_parked_worker);
-
-/*
- * May a DREQ go out now?  iWARP has no MADs (its disconnect is the TCP
- * stream's), so there it always may.
- */
-static bool rr2s_port_active(const struct rdma_cm_id *id)
-{
-	enum ib_port_state state;
-	struct net_device *ndev;
-	bool up;
-
-	if (!id->device)
-		return false;
-	if (rdma_protocol_iwarp(id->device, id->port_num))
-		return true;
-	if (rpcrdma2_fail(RPCRDMA2_FAIL_PORT_DOWN))	/* injected */
-		return false;
-	if (ib_get_cached_port_state(id->device, id->port_num, &state) ||
-	    state != IB_PORT_ACTIVE)
-		return false;
-	/*
-	 * RoCE: the cached state follows the netdev a work item later,
-	 * and the QP errors that close connections come at once
-	 */
-	ndev = ib_device_get_netdev(id->device, id->port_num);
-	if (!ndev)
-		return true;
-	up = netif_running(ndev) && netif_carrier_ok(ndev);
-	dev_put(ndev);
-	return up;
-}
-
-/*
  * Disconnect @c: with a DREQ when its port is up, else by moving the QP
  * to the error state alone (the flushes wake Reply senders either way)
  * and parking the cm_id when the connection is freed.
@@ -328,103 +135,6 @@ static void rr2s_disconnect(struct rr2s_conn *c)
 	WRITE_ONCE(c->park, true);
 	if (c->ep_up)
 		ib_modify_qp(c->b.id->qp, &attr, IB_QP_STATE);
-}
-
-static void rr2s_park(struct rr2s_conn *c)
-{
-	struct rdma_cm_id *id = c->b.id;
-	struct rr2s_parked *p;
-
-	p = kmalloc(sizeof(*p), GFP_KERNEL);
-	if (!p) {
-		rdma_destroy_id(id);
-		return;
-	}
-	p->id = id;
-	p->deadline = jiffies + RR2S_PARK_MAX;
-	trace_rpcrdma2_svc_park(&c->b.xprt.xpt_remote, 1);
-	rdma_lock_handler(id);
-	id->context = &rr2s_parked_ctx;
-	mutex_lock(&rr2s_parked_lock);
-	list_add_tail(&p->entry, &rr2s_parked);
-	mutex_unlock(&rr2s_parked_lock);
-	rdma_unlock_handler(id);
-	mod_delayed_work(rr2s_wq, &rr2s_parked_work, RR2S_PARK_POLL);
-}
-
-static void rr2s_parked_worker(struct work_struct *work)
-{
-	struct rr2s_parked *p, *tmp;
-	LIST_HEAD(done);
-	bool more;
-
-	mutex_lock(&rr2s_parked_lock);
-	list_for_each_entry_safe(p, tmp, &rr2s_parked, entry)
-		if (rr2s_port_active(p->id) ||
-		    time_after(jiffies, p->deadline))
-			list_move_tail(&p->entry, &done);
-	more = !list_empty(&rr2s_parked);
-	mutex_unlock(&rr2s_parked_lock);
-	list_for_each_entry_safe(p, tmp, &done, entry) {
-		trace_rpcrdma2_svc_park(&p->id->route.addr.dst_addr, 0);
-		rdma_destroy_id(p->id);
-		kfree(p);
-	}
-	if (more)
-		mod_delayed_work(rr2s_wq, &rr2s_parked_work, RR2S_PARK_POLL);
-}
-
-/*
- * An event for a parked cm_id: only DEVICE_REMOVAL matters.  Returning
- * non-zero has rdma_cm destroy the id itself, which the removal needs
- * at once; one the worker already took is destroyed there.
- */
-static int rr2s_parked_event(struct rdma_cm_id *id, struct rdma_cm_event *ev)
-{
-	struct rr2s_parked *p;
-
-	if (ev->event != RDMA_CM_EVENT_DEVICE_REMOVAL)
-		return 0;
-	mutex_lock(&rr2s_parked_lock);
-	list_for_each_entry(p, &rr2s_parked, entry) {
-		if (p->id == id) {
-			list_del(&p->entry);
-			mutex_unlock(&rr2s_parked_lock);
-			kfree(p);
-			return 1;
-		}
-	}
-	mutex_unlock(&rr2s_parked_lock);
-	return 0;
-}
-
-/* Module unload: whatever is still parked goes now. */
-static void rr2s_parked_flush(void)
-{
-	struct rr2s_parked *p, *tmp;
-	LIST_HEAD(all);
-
-	cancel_delayed_work_sync(&rr2s_parked_work);
-	mutex_lock(&rr2s_parked_lock);
-	list_splice_init(&rr2s_parked, &all);
-	mutex_unlock(&rr2s_parked_lock);
-	list_for_each_entry_safe(p, tmp, &all, entry) {
-		rdma_destroy_id(p->id);
-		kfree(p);
-	}
-}
-
-/* The cm_ids parked now (the rpcrdma2_parked_ids file). */
-u32 rr2s_parked_count(void)
-{
-	struct rr2s_parked *p;
-	u32 n = 0;
-
-	mutex_lock(&rr2s_parked_lock);
-	list_for_each_entry(p, &rr2s_parked, entry)
-		n++;
-	mutex_unlock(&rr2s_parked_lock);
-	return n;
 }
 
 static void rr2s_conn_free(struct rr2s_conn *c)

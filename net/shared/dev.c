@@ -25,7 +25,7 @@
  * rpcrdma2_test_set_devclamp()).
  *
  * Called by: the module core, shared/ep.c, shared/xfer.c, the client
- * (frwr.c, transport.c) and the server (transport.c, notifier).
+ * (mr.c, connect.c) and the server (transport.c, notifier).
  */
 
 #include <kunit/visibility.h>

@@ -12,11 +12,11 @@
  *                every Receive post (shared/ep.c); the server's
  *                reassembly of continued Calls (server/recvfrom.c)
  *   reg          chunk registration: the client's MRs and their DMA
- *                mappings (client/frwr.c), the server's R/W contexts
- *                (server/rw.c)
+ *                mappings (client/frwr.c, mr.c), the server's R/W
+ *                contexts (server/rw.c)
  *   reply        the server's Write list of a Reply and the batches of
  *                its RDMA Writes (server/rw.c), the client's pages for
- *                a sparse Reply buffer (client/transport.c)
+ *                a sparse Reply buffer (client/send.c)
  *
  * Three make a device or a peer misbehave:
  *
@@ -24,10 +24,10 @@
  *                as on a QP in error (server/sendto.c)
  *   send-stall   the client's next Send finds no room, as when the
  *                peer withholds credits and acknowledgments: the Call
- *                waits (client/transport.c)
+ *                waits (client/send.c)
  *   port-down    the server reads its port as down, so a closing
  *                connection parks its cm_id instead of sending a DREQ
- *                (server/transport.c)
+ *                (server/park.c)
  *
  * A site is inert until armed: the check is a static branch, a nop in
  * the code until a site is first armed, then a call here, as
