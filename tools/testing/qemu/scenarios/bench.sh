@@ -334,7 +334,8 @@ rr2_profile() {
 # cannot: ib_write_bw has no event mode, and ib_send_lat's overflows
 # rxe's CQ ("rxe_cq_post: queue full") and then refuses connections,
 # so those poll (*-polled, the RDMA Write for RR2_BENCH_RUNTIME
-# seconds): floors, not ceilings.
+# seconds, the latencies 100 round trips per second of it): floors,
+# not ceilings.
 # "NAME TOOL SIZE DEPTH UNIT PER_S" (PER_S 0: polled)
 RR2_RAW_TESTS='rdma-read-1m ib_read_bw 1048576 4 MiB/s 24
 rdma-write-1m-polled ib_write_bw 1048576 4 MiB/s 0
@@ -347,7 +348,7 @@ send-lat-8k-polled ib_send_lat 8192 1 usec 0'
 rr2_raw_args() {
 	local n=$(( $4 * RR2_BENCH_RUNTIME ))
 	case $1,$4 in
-	ib_send_lat,*) echo "-R -d rxe0 -F -s $2 -n 2000" ;;
+	ib_send_lat,*) echo "-R -d rxe0 -F -s $2 -n $(( 100 * RR2_BENCH_RUNTIME ))" ;;
 	*,0) echo "-R -d rxe0 -F -s $2 -t $3 -D $RR2_BENCH_RUNTIME" ;;
 	*) echo "-R -e -d rxe0 -F -s $2 -t $3 -n $n" ;;
 	esac
