@@ -56,6 +56,8 @@ mod=stock
 case " $transports " in *" ours "*) mod=ours ;; esac
 
 args=$(echo "$transports runtime=$runtime rounds=$rounds" | tr ' ' ',')
+# rpcrdma2 at both ends settles Version 2 (every guest's /init checks it)
+[ "$mod" != ours ] || args=$args,expect=2,server.expect=2,client2.expect=2
 case $guests in 1|2|3) ;; *) rr2_die "-g: 1, 2 or 3 guests" ;; esac
 if [ -n "$profile" ]; then
 	[ "$guests" != 3 ] || rr2_die "-p: not with -g 3"

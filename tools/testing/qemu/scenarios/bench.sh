@@ -465,6 +465,7 @@ rr2_main() {
 		runtime=*) RR2_BENCH_RUNTIME=${w#*=} ;;
 		rounds=*) rounds=${w#*=} ;;
 		profile=*) RR2_BENCH_PROFILE=${w#*=} ;;
+		*=*) ;;	# e.g. expect=2, for /init's version check
 		*) transports="$transports $w" ;;
 		esac
 	done
