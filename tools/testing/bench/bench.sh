@@ -7,19 +7,27 @@
 # transports, and the work each NFS operation cost the RDMA device.
 # Nothing here passes or fails on a figure.
 #
-#   bench.sh [-g 1|2] [-n ROUNDS] [-r SECONDS] [-p WORKLOAD] [TRANSPORT...]
+#   bench.sh [-g 1|2|3] [-n ROUNDS] [-r SECONDS] [-p WORKLOAD] [TRANSPORT...]
 #                                        (default: -n 3, tcp stock)
 #
 # -g 1 (default): client and server in one guest (scenario "bench");
 # -g 2: client and server in two guests joined by one link (scenario
-# "bench2"), the figures that matter across hosts.
+# "bench2"), the figures that matter across hosts; -g 3: scale, one
+# server and two client guests, each client on a link of its own
+# (scenario "bench3"): both clients run the same job at once, 4 KiB
+# random reads (queue depth 16) and 1 MiB sequential reads (depth 4),
+# at nconnect=1 and nconnect=4; printed are each client's figure (c1,
+# c2), their sum, fairness (fair: the smaller over the larger) and the
+# server's CPU time per READ it served (srvcpu, ms/op).
 # -n: rounds; the transports take turns round after round, so a slow
 # spell of the host hits each alike.  The median is what the ratios
 # use; the spread is (max - min) / median.
 #
 # TRANSPORT is tcp (NFS over TCP), stock (the in-kernel rpcrdma.ko) or
 # ours (rpcrdma2.ko, built first with make).  Also measured: the raw
-# soft-RDMA limit of the same rxe device (ib_write_bw, ib_send_lat).
+# soft-RDMA limit of the same rxe device (perftest; with -g 2 and -g 3
+# between the server and the first client, the way NFS uses the link:
+# scenarios/bench.sh, RR2_RAW_TESTS).
 # -p: also profile a fio workload (e.g. randread-4k-qd1) over each
 # transport with perf (linux-perf on the host): CPU time per operation
 # and where it goes, both ends together in one guest, each end in its
@@ -39,7 +47,7 @@ while getopts g:n:p:r: o; do
 	n) rounds=$OPTARG ;;
 	p) profile=$OPTARG ;;
 	r) runtime=$OPTARG ;;
-	*) rr2_die "usage: bench.sh [-g 1|2] [-n ROUNDS] [-r SECONDS] [-p WORKLOAD] [tcp|stock|ours]..." ;;
+	*) rr2_die "usage: bench.sh [-g 1|2|3] [-n ROUNDS] [-r SECONDS] [-p WORKLOAD] [tcp|stock|ours]..." ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -48,7 +56,11 @@ mod=stock
 case " $transports " in *" ours "*) mod=ours ;; esac
 
 args=$(echo "$transports runtime=$runtime rounds=$rounds" | tr ' ' ',')
+# rpcrdma2 at both ends settles Version 2 (every guest's /init checks it)
+[ "$mod" != ours ] || args=$args,expect=2,server.expect=2,client2.expect=2
+case $guests in 1|2|3) ;; *) rr2_die "-g: 1, 2 or 3 guests" ;; esac
 if [ -n "$profile" ]; then
+	[ "$guests" != 3 ] || rr2_die "-p: not with -g 3"
 	# the workloads the guest knows (its script only defines things)
 	jobs=$(bash -c '. "$1" && echo "$RR2_BENCH_JOBS"' _ \
 		"$(dirname "$0")/../qemu/scenarios/bench.sh" | awk '{ print $1 }')
@@ -57,7 +69,14 @@ if [ -n "$profile" ]; then
 	command -v perf > /dev/null || rr2_die "-p: no perf on the host (apt-get install linux-perf)"
 	args=$args,profile=$profile
 fi
-if [ "$guests" = 2 ]; then
+if [ "$guests" = 3 ]; then
+	"$(dirname "$0")/../qemu/run-scenario.sh" -g 3 -s "$mod" -c "$mod" \
+		-C "$mod" -a "$args" -t 30000 -n bench3 bench3 > /dev/null || true
+	# the server prints the figures; the clients' raw ones go with them
+	con=$RR2_OUT/bench3/figures.console
+	tr -d '\r' < "$RR2_OUT/bench3/client2.console" | grep -E '^RR2: FAIL' >&2 || true
+	cat "$RR2_OUT/bench3/server.console" "$RR2_OUT/bench3/client.console" > "$con"
+elif [ "$guests" = 2 ]; then
 	"$(dirname "$0")/../qemu/run-scenario.sh" -g 2 -s "$mod" -c "$mod" \
 		-a "$args" -t 20000 -n bench2 bench2 > /dev/null || true
 	con=$RR2_OUT/bench2/client.console
@@ -95,44 +114,71 @@ $1 == "RR2:" && $2 == "WORK" {
 }
 END {
 	k = split(order, ts, " ")
-	printf "%-6s %-20s %10s %8s %6s  %s\n", "", "test", "median", "spread", "runs", "unit"
+	printf "%-6s %-28s %10s %8s %6s  %s\n", "", "test", "median", "spread", "runs", "unit"
 	for (x = 1; x <= nt; x++) for (y = 1; y <= nn; y++) {
 		t = tl[x]; n = names[y]
 		if (!cnt[t, n]) continue
 		med[t, n] = median(t, n)
-		printf "%-6s %-20s %10.1f %7.0f%% %6d  %s\n", t, n, med[t, n],
+		printf "%-6s %-28s " (med[t, n] < 10 ? "%10.3f" : "%10.1f") " %7.0f%% %6d  %s\n", t, n, med[t, n],
 			med[t, n] ? 100 * (hi[t, n] - lo[t, n]) / med[t, n] : 0,
 			cnt[t, n], u[n]
 	}
 	print ""
-	printf "%-20s", "ratio of medians"
+	# usec and ms/op: lower is better, so the inverse (above 1: the
+	# first transport is better, as for the others)
+	printf "%-28s", "ratio of medians"
 	for (i = 1; i <= k; i++) for (j = 1; j <= k; j++) if (i != j && ts[j] != "ours" && ts[i] != "tcp")
 		printf " %14s", ts[i] "/" ts[j]
 	print ""
 	for (x = 1; x <= nn; x++) {
 		n = names[x]
-		if (n ~ /^(ib_|rdma-|send-)/) continue
-		printf "%-20s", n
+		if (n ~ /^(ib_|rdma-|send-)/ || n ~ /-nc[0-9]+-c[0-9]$/) continue
+		printf "%-28s", n
 		for (i = 1; i <= k; i++) for (j = 1; j <= k; j++) if (i != j && ts[j] != "ours" && ts[i] != "tcp") {
 			a = med[ts[i], n]; b = med[ts[j], n]
 			if (a == "" || b == "" || b + 0 == 0) printf " %14s", "-"
-			else if (u[n] == "usec") printf " %14.2f", b / a
+			else if (u[n] == "usec" || u[n] == "ms/op") printf " %14.2f", b / a
 			else printf " %14.2f", a / b
 		}
 		print ""
 	}
-	# the 1 MiB jobs against the raw link used the same way: READ data
-	# goes by RDMA Write, WRITE data (a Read chunk) by RDMA Read
-	raw["seqread-1m"] = "rdma-write-1m"; raw["seqwrite-1m"] = "rdma-read-1m"
-	if (cnt["raw", "rdma-write-1m"] || cnt["raw", "rdma-read-1m"]) {
+	# -g 3: nconnect=4 against nconnect=1, each transport
+	m = 0
+	for (x = 1; x <= nn; x++) {
+		n = names[x]
+		if (n !~ /-nc4-/ || n ~ /-c[0-9]$/) continue
+		n1 = n; sub(/-nc4-/, "-nc1-", n1)
+		if (!m++) {
+			print ""
+			printf "%-28s", "nconnect=4 / nconnect=1"
+			for (i = 1; i <= k; i++) printf " %14s", ts[i]
+			print ""
+		}
+		lab = n; sub(/-nc4/, "", lab)
+		printf "%-28s", lab
+		for (i = 1; i <= k; i++) {
+			a = med[ts[i], n]; b = med[ts[i], n1]
+			if (a == "" || b == "" || b + 0 == 0 || a + 0 == 0) printf " %14s", "-"
+			else if (u[n] == "ms/op") printf " %14.2f", b / a
+			else printf " %14.2f", a / b
+		}
 		print ""
-		printf "%-20s", "of the raw link"
+	}
+	# the 1 MiB figures against raw 1 MiB one-sided transfers at the
+	# same depth, completions by event: RDMA Reads (as in a WRITE of
+	# a Read chunk; a READ of a Write chunk is RDMA Writes, which have
+	# no event-mode raw figure, and the raw Reads move data the same
+	# way, server to client)
+	if (cnt["raw", "rdma-read-1m"]) {
+		r = median("raw", "rdma-read-1m")
+		print ""
+		printf "%-28s", "of raw rdma-read-1m"
 		for (i = 1; i <= k; i++) printf " %14s", ts[i]
 		print ""
-		for (n in raw) {
-			if (!cnt["raw", raw[n]]) continue
-			r = median("raw", raw[n])
-			printf "%-20s", n " / " raw[n]
+		for (x = 1; x <= nn; x++) {
+			n = names[x]
+			if (u[n] != "MiB/s" || n ~ /^(ib_|rdma-|send-)/ || n ~ /-(c1|c2)$/) continue
+			printf "%-28s", n
 			for (i = 1; i <= k; i++)
 				if (med[ts[i], n] == "" || !r) printf " %14s", "-"
 				else printf " %14.2f", med[ts[i], n] / r

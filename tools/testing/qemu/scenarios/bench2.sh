@@ -62,7 +62,7 @@ rr2_nfsd_ops() {
 }
 
 rr2_server_transport() {
-	local t=$1 f=$1.$RR2_BENCH_ROUND
+	local t=$1 f=$1.$RR2_BENCH_ROUND raw=
 	rr2_check "bench.$t.server-asked" rr2_wait_file "/export/.bench-want-$f" || return 1
 	case $t in
 	stock|ours)
@@ -74,6 +74,7 @@ rr2_server_transport() {
 		;;
 	raw)
 		rr2_raw_servers &
+		raw=$!
 		;;
 	esac
 	touch "/export/.bench-ready-$f"
@@ -82,7 +83,7 @@ rr2_server_transport() {
 	rr2_check "bench.$t.client-done" rr2_wait_file "/export/.bench-done-$f"
 	case $t in
 	raw)
-		wait
+		rr2_raw_servers_stop "$raw"
 		;;
 	stock|ours)
 		rpc.nfsd 0
@@ -135,6 +136,7 @@ rr2_main() {
 		runtime=*) RR2_BENCH_RUNTIME=${w#*=} ;;
 		rounds=*) rounds=${w#*=} ;;
 		profile=*) RR2_BENCH_PROFILE=${w#*=} ;;
+		*=*) ;;	# e.g. expect=2, for /init's version check
 		*) transports="$transports $w" ;;
 		esac
 	done
