@@ -21,7 +21,7 @@
  * The module's debugfs directory, /sys/kernel/debug/rpcrdma2, is made
  * here, before the halves register, and handed down: the server half
  * puts one entry per connection under "server" (net/server/debugfs.c),
- * and the allocation-failure injection its knobs under "fail"
+ * and the fault injection its knobs under "fail"
  * (net/shared/fault.c).
  * It goes after both halves are unregistered.  The client's view is a
  * file in sunrpc's own per-transport directory (net/client/stats.c).

@@ -117,7 +117,7 @@ static void rr2c_teardown(struct rr2c *r)
 	trace_rpcrdma2_clnt_disconnect(&r->xprt.addr, r->cm_status);
 	rdma_disconnect(r->id);
 	rr2c_frwr_quiesce(r);
-	rpcrdma2_ep_destroy(&r->ep);	/* drains; frees the MRs (reply.c) */
+	rpcrdma2_ep_destroy(&r->ep);	/* drains; frees the MRs (mr.c) */
 	rr2c_rx_drop(r);
 	rpcrdma2_pool_destroy(&r->pool);
 	rdma_destroy_id(r->id);

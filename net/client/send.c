@@ -479,7 +479,11 @@ int rr2c_op_send_request(struct rpc_rqst *req)
 		sd = rpcrdma2_pool_get(&r->pool, false);
 		if (!sd)
 			goto wait;
-		/* injected: room never comes back (the peer withholds it) */
+		/*
+		 * injected: no room, as when the peer withholds it; the
+		 * task tries again a moment later (-ENOBUFS), until the
+		 * site is disarmed, so nothing needs to wake it
+		 */
 		if (rpcrdma2_fail(RPCRDMA2_FAIL_SEND_STALL)) {
 			rpcrdma2_pool_put(&r->pool, sd);
 			goto stall;
@@ -530,9 +534,8 @@ wait:
 	return ret;
 stall:
 	r->stats.write_waits++;
-	xprt_wait_for_buffer_space(xprt);
 	spin_unlock(&r->tx_lock);
-	return -EAGAIN;
+	return -ENOBUFS;	/* call_transmit_status(): retry in HZ/4 */
 }
 
 /*

@@ -128,7 +128,9 @@ static int rr2s_parked_handler(const struct ctl_table *table, int write,
 		.mode		= 0444,
 	};
 
-	return proc_doulongvec_minmax(&t, write, buffer, lenp, ppos);
+	if (write)
+		return -EPERM;
+	return proc_doulongvec_minmax(&t, 0, buffer, lenp, ppos);
 }
 
 #define RR2S_KNOB(_name, _var, _min, _max)			\

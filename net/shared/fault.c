@@ -22,9 +22,10 @@
  *
  *   svc-send     the server's post of a Send of an RPC message fails,
  *                as on a QP in error (server/sendto.c)
- *   send-stall   the client's next Send finds no room, as when the
- *                peer withholds credits and acknowledgments: the Call
- *                waits (client/send.c)
+ *   send-stall   the client's next Send of an inline or continued
+ *                message finds no room, as when the peer withholds
+ *                credits and acknowledgments: the task tries again
+ *                every quarter second (client/send.c)
  *   port-down    the server reads its port as down, so a closing
  *                connection parks its cm_id instead of sending a DREQ
  *                (server/park.c)
@@ -102,7 +103,8 @@ static DEFINE_MUTEX(rpcrdma2_fail_mutex);
 bool __rpcrdma2_fail(enum rpcrdma2_fail_site site)
 {
 	struct rpcrdma2_fail *f = &rpcrdma2_fails[site];
-	u32 prob = READ_ONCE(f->probability);
+	/* pairs with rpcrdma2_fail_arm(): the knobs set with it */
+	u32 prob = smp_load_acquire(&f->probability);
 	u32 interval = READ_ONCE(f->interval);
 	u32 skip = READ_ONCE(f->skip);
 	u32 n;
@@ -145,11 +147,14 @@ static void rpcrdma2_fail_arm(enum rpcrdma2_fail_site site, int times,
 	struct rpcrdma2_fail *f = &rpcrdma2_fails[site];
 
 	mutex_lock(&rpcrdma2_fail_mutex);
+	/* off while the knobs change; a call that sees it on sees them */
+	WRITE_ONCE(f->probability, 0);
 	WRITE_ONCE(f->interval, max(interval, 1U));
-	WRITE_ONCE(f->probability, min(probability, 100U));
 	WRITE_ONCE(f->skip, skip);
 	atomic_set(&f->calls, 0);
 	atomic_set(&f->times, max(times, -1));
+	/* pairs with __rpcrdma2_fail(): on, with the knobs above */
+	smp_store_release(&f->probability, min(probability, 100U));
 	rpcrdma2_fail_update(f);
 	mutex_unlock(&rpcrdma2_fail_mutex);
 }

@@ -59,6 +59,7 @@ static u32 *rr2_log_slot(u32 addr, enum rpcrdma2_log_event event)
 {
 	u32 h = hash_32(jhash_1word(addr, event), ilog2(RPCRDMA2_LOG_SLOTS));
 
+	BUILD_BUG_ON(!is_power_of_2(RPCRDMA2_LOG_SLOTS));
 	return &rpcrdma2_log_seen[h];
 }
 

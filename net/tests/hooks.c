@@ -118,18 +118,19 @@ u64 rpcrdma2_clnt_test_hellos(struct rpc_xprt *xprt)
 }
 
 /*
- * Stall before Send @msgno (1-based) of the Calls from now on, as if
- * room never came back (the send-stall site lets @msgno - 1 Sends
- * through); 0: room is back, go on.
+ * Stall before Send @msgno (1-based), as if room never came back: the
+ * send-stall site lets @msgno - 1 Sends through, counted over every
+ * client transport from now on (inline and continued messages; a Call
+ * with chunks does not reach it), so the case sends nothing else
+ * meanwhile.  0: room is back, the stalled task goes on at its next
+ * try.
  */
 void rpcrdma2_clnt_test_stall(struct rpc_xprt *xprt, u32 msgno)
 {
-	if (msgno) {
+	if (msgno)
 		rpcrdma2_fail_after(RPCRDMA2_FAIL_SEND_STALL, msgno - 1);
-		return;
-	}
-	rpcrdma2_fail_set(RPCRDMA2_FAIL_SEND_STALL, 0, 1, 0);
-	xprt_write_space(xprt);
+	else
+		rpcrdma2_fail_set(RPCRDMA2_FAIL_SEND_STALL, 0, 1, 0);
 }
 
 /* Sends made of the Call being sent, 0 when none is. */

@@ -1047,6 +1047,12 @@ static const struct rpc_call_ops rr2r_one_ops = {
 	.rpc_release	= rr2r_one_release,
 };
 
+/* The send-stall site disarmed whatever the case ended with. */
+static void rr2r_stall_off(void *xprt)
+{
+	rpcrdma2_clnt_test_stall(xprt, 0);
+}
+
 /*
  * V2-CONT-06: a Call abandoned after some of its Sends went out (here:
  * killed while it waits for room before Send @stall_before) leaves the
@@ -1081,6 +1087,8 @@ static void rr2r_abandon(struct kunit *test, u32 stall_before)
 	args.pages = pages;
 	rr2r_fill(pages, args.len, args.seed);
 
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rr2r_stall_off,
+							   xprt));
 	rpcrdma2_clnt_test_stall(xprt, stall_before);
 	KUNIT_ASSERT_EQ(test, 0, rpc_call_async(clnt, &msg, RPC_TASK_SOFT,
 						&rr2r_one_ops, o));

@@ -626,7 +626,7 @@ rr2_unload_after_nfs() {
 		'! dmesg | grep -E "BUG:|Oops|general protection|Call Trace"'
 }
 
-# ---- Allocation-failure injection (net/shared/fault.c) ----
+# ---- Fault injection, the allocation sites (net/shared/fault.c) ----
 
 # rr2.args allocfail=1 (rpcrdma2 at both ends of one guest): each site
 # of /sys/kernel/debug/rpcrdma2/fail armed in turn (TIMES failures,
