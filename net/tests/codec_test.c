@@ -20,14 +20,14 @@
 #include "shared/codec.h"
 #include "tests/codec_vectors.h"
 
-static const struct rpcrdma2_limits rr2c_lim = {
+static const struct rpcrdma2_limits rr2d_lim = {
 	.max_read_chunks	= RR2V_MAX_READ_CHUNKS,
 	.max_write_chunks	= RR2V_MAX_WRITE_CHUNKS,
 	.max_segments		= RR2V_MAX_SEGMENTS,
 };
 
 /* Words to a big-endian byte buffer, exactly @len octets long. */
-static u8 *rr2c_bytes(struct kunit *test, const u32 *w, u32 len)
+static u8 *rr2d_bytes(struct kunit *test, const u32 *w, u32 len)
 {
 	u8 *buf = kunit_kzalloc(test, len + 4, GFP_KERNEL);
 	u32 i;
@@ -38,20 +38,20 @@ static u8 *rr2c_bytes(struct kunit *test, const u32 *w, u32 len)
 	return buf;
 }
 
-static void rr2c_vector_desc(const struct rr2_vector *v, char *desc)
+static void rr2d_vector_desc(const struct rr2_vector *v, char *desc)
 {
 	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(rr2c_vector, rr2_vectors, rr2c_vector_desc);
+KUNIT_ARRAY_PARAM(rr2d_vector, rr2_vectors, rr2d_vector_desc);
 
 /* V2-SEC-17 and the rows of codec_vectors.h: each exact reaction. */
 static void v2_sec_17_vectors(struct kunit *test)
 {
 	const struct rr2_vector *v = test->param_value;
-	struct rpcrdma2_limits lim = rr2c_lim;
+	struct rpcrdma2_limits lim = rr2d_lim;
 	struct rpcrdma2_hdr hdr;
-	u8 *buf = rr2c_bytes(test, v->w, v->len);
+	u8 *buf = rr2d_bytes(test, v->w, v->len);
 	int ret;
 
 	lim.xchar = v->xchar;
@@ -69,7 +69,7 @@ static void v2_sec_17_vectors(struct kunit *test)
 	}
 }
 
-static void rr2c_expect_bytes(struct kunit *test, const u8 *got, u32 got_len,
+static void rr2d_expect_bytes(struct kunit *test, const u8 *got, u32 got_len,
 			      const u32 *want, u32 want_len)
 {
 	u32 i;
@@ -95,7 +95,7 @@ static void v2_frame_05_msg_golden(struct kunit *test)
 	};
 	u8 buf[64];
 
-	rr2c_expect_bytes(test, buf, rpcrdma2_encode_msg(buf, sizeof(buf), &m),
+	rr2d_expect_bytes(test, buf, rpcrdma2_encode_msg(buf, sizeof(buf), &m),
 			  want, sizeof(want));
 	KUNIT_EXPECT_EQ(test, (u32)sizeof(want), RPCRDMA2_HDRLEN_NOCHUNKS);
 }
@@ -110,7 +110,7 @@ static void rfc8166_msg_golden(struct kunit *test)
 	};
 	u8 buf[64];
 
-	rr2c_expect_bytes(test, buf, rpcrdma2_encode_msg(buf, sizeof(buf), &m),
+	rr2d_expect_bytes(test, buf, rpcrdma2_encode_msg(buf, sizeof(buf), &m),
 			  want, sizeof(want));
 }
 
@@ -125,8 +125,8 @@ static void v2_cred_08_credit_grant(struct kunit *test)
 
 	len = rpcrdma2_encode_credit_grant(buf, sizeof(buf),
 					   rpcrdma2_credit_word(16, 64));
-	rr2c_expect_bytes(test, buf, len, want, sizeof(want));
-	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_hdr(buf, len, 2, &rr2c_lim, &hdr),
+	rr2d_expect_bytes(test, buf, len, want, sizeof(want));
+	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_hdr(buf, len, 2, &rr2d_lim, &hdr),
 			0);
 	KUNIT_EXPECT_TRUE(test, rpcrdma2_is_credit_grant(&hdr));
 	KUNIT_EXPECT_EQ(test, hdr.credit & RDMA2_CREDIT_GRANT_MASK, 16U);
@@ -179,7 +179,7 @@ static void v2_err_05_error_golden(struct kunit *test)
 	u8 buf[64];
 
 	for (i = 0; i < ARRAY_SIZE(v); i++)
-		rr2c_expect_bytes(test, buf,
+		rr2d_expect_bytes(test, buf,
 				  rpcrdma2_encode_error(buf, sizeof(buf),
 							v[i].layout, 0xaa,
 							v[i].vers, 5, v[i].err,
@@ -213,7 +213,7 @@ static void v2_sec_01_encode_never_overruns(struct kunit *test)
 }
 
 /* Encode a header with every kind of chunk, decode it, compare. */
-static void rr2c_round_trip(struct kunit *test, u32 vers)
+static void rr2d_round_trip(struct kunit *test, u32 vers)
 {
 	const struct rpcrdma2_segment rs[] = {
 		{ 0x100, 512, 0x1000 }, { 0x101, 100, 0x2000 },
@@ -248,7 +248,7 @@ static void rr2c_round_trip(struct kunit *test, u32 vers)
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	len = rpcrdma2_encode_msg(buf, 512, &m);
 	KUNIT_ASSERT_GT(test, len, 0U);
-	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_hdr(buf, len, 2, &rr2c_lim, &hdr),
+	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_hdr(buf, len, 2, &rr2d_lim, &hdr),
 			0);
 	KUNIT_EXPECT_EQ(test, hdr.hdrlen, len);
 	KUNIT_EXPECT_EQ(test, hdr.xid, 0xcafeU);
@@ -277,13 +277,13 @@ static void rr2c_round_trip(struct kunit *test, u32 vers)
 /* V2-CHUNK-11, V2-CHUNK-14, V2-CHUNK-17, V2-FRAME-12: all lists, v2. */
 static void v2_chunk_11_round_trip(struct kunit *test)
 {
-	rr2c_round_trip(test, 2);
+	rr2d_round_trip(test, 2);
 }
 
 /* RFC 8166: the same in Version 1 (no flags word, no inv_handle). */
 static void rfc8166_round_trip(struct kunit *test)
 {
-	rr2c_round_trip(test, 1);
+	rr2d_round_trip(test, 1);
 }
 
 /*
@@ -303,7 +303,7 @@ static void rfc8166_stock_captures(struct kunit *test)
 	u8 *buf;
 
 	for (i = 0; i < ARRAY_SIZE(rr2_stock_vectors); i++, v++) {
-		buf = rr2c_bytes(test, v->w, v->len);
+		buf = rr2d_bytes(test, v->w, v->len);
 		KUNIT_ASSERT_EQ_MSG(test,
 				    rpcrdma2_decode_hdr(buf, v->len, 2, &lim, &hdr),
 				    0, "%s", v->name);
@@ -351,7 +351,7 @@ static void v2_err_round_trip(struct kunit *test)
 					    codes[i], 11, 22);
 		KUNIT_ASSERT_GT(test, len, 0U);
 		KUNIT_ASSERT_EQ(test,
-				rpcrdma2_decode_hdr(buf, len, 2, &rr2c_lim, &hdr),
+				rpcrdma2_decode_hdr(buf, len, 2, &rr2d_lim, &hdr),
 				0);
 		KUNIT_EXPECT_EQ(test, hdr.htype, (u32)RDMA2_ERROR);
 		KUNIT_EXPECT_EQ(test, hdr.flags, (u32)RDMA2_F_RESPONSE);
@@ -388,7 +388,7 @@ static void v2_prop_08_connprop_round_trip(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, get_unaligned_be32(buf + 16),
 			(u32)RDMA2_F_TPMORE);	/* V2-FRAME-10: RESPONSE clear */
 	KUNIT_EXPECT_EQ(test, buf[len - 3], 0);	/* padding is zero */
-	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_hdr(buf, len, 2, &rr2c_lim, &hdr),
+	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_hdr(buf, len, 2, &rr2d_lim, &hdr),
 			0);
 	KUNIT_EXPECT_EQ(test, hdr.props.present, 0x3fU);
 	KUNIT_EXPECT_EQ(test, hdr.props.sbsiz, 8192U);
@@ -408,7 +408,7 @@ static void v2_prop_18_all_or_nothing(struct kunit *test)
 	static const u32 w[] = { 2, RDMA2_PROPID_RBSIZ, 4, 65536,
 				 RDMA2_PROPID_SBSIZ, 2, 0 };
 	struct rpcrdma2_props p;
-	u8 *buf = rr2c_bytes(test, w, sizeof(w));
+	u8 *buf = rr2d_bytes(test, w, sizeof(w));
 
 	KUNIT_EXPECT_EQ(test, rpcrdma2_decode_props(buf, sizeof(w), &p),
 			RDMA2_ERR_BAD_PROPVAL);
@@ -421,7 +421,7 @@ static void v2_prop_02_empty_is_default(struct kunit *test)
 {
 	static const u32 w[] = { 1, RDMA2_PROPID_RSSIZ, 0 };
 	struct rpcrdma2_props p;
-	u8 *buf = rr2c_bytes(test, w, sizeof(w));
+	u8 *buf = rr2d_bytes(test, w, sizeof(w));
 
 	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_props(buf, sizeof(w), &p), 0);
 	KUNIT_EXPECT_EQ(test, p.rssiz, (u32)RDMA2_PROP_RSSIZ_DEFAULT);
@@ -439,13 +439,13 @@ static void v2_prop_19_segment_bounds(struct kunit *test)
 	static const u32 ok[] = { 2, RDMA2_PROPID_RSSIZ, 4, 4096,
 				  RDMA2_PROPID_RCSIZ, 4, 1 };
 	struct rpcrdma2_props p;
-	u8 *buf = rr2c_bytes(test, w, sizeof(w));
+	u8 *buf = rr2d_bytes(test, w, sizeof(w));
 
 	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_props(buf, sizeof(w), &p), 0);
 	KUNIT_EXPECT_EQ(test, p.rssiz, (u32)RDMA2_PROP_RSSIZ_DEFAULT);
 	KUNIT_EXPECT_EQ(test, p.rcsiz, (u32)RDMA2_PROP_RCSIZ_DEFAULT);
 	KUNIT_EXPECT_TRUE(test, p.present & (1u << (RDMA2_PROPID_RCSIZ - 1)));
-	buf = rr2c_bytes(test, ok, sizeof(ok));
+	buf = rr2d_bytes(test, ok, sizeof(ok));
 	KUNIT_ASSERT_EQ(test, rpcrdma2_decode_props(buf, sizeof(ok), &p), 0);
 	KUNIT_EXPECT_EQ(test, p.rssiz, 4096U);
 	KUNIT_EXPECT_EQ(test, p.rcsiz, 1U);
@@ -463,25 +463,25 @@ static void v2_frame_23_first_reply(struct kunit *test)
 	u32 low = 0, high = 0;
 
 	KUNIT_EXPECT_EQ(test,
-			rpcrdma2_classify_first_reply(rr2c_bytes(test, v1vers, 28),
+			rpcrdma2_classify_first_reply(rr2d_bytes(test, v1vers, 28),
 						      28, &low, &high),
 			RPCRDMA2_FIRST_V1_ERR_VERS);
 	KUNIT_EXPECT_EQ(test, low, 1U);
 	KUNIT_EXPECT_EQ(test, high, 1U);
 	KUNIT_EXPECT_EQ(test,
-			rpcrdma2_classify_first_reply(rr2c_bytes(test, v2segs, 28),
+			rpcrdma2_classify_first_reply(rr2d_bytes(test, v2segs, 28),
 						      28, &low, &high),
 			RPCRDMA2_FIRST_V2_ERROR);
 	KUNIT_EXPECT_EQ(test,
-			rpcrdma2_classify_first_reply(rr2c_bytes(test, v2vers, 32),
+			rpcrdma2_classify_first_reply(rr2d_bytes(test, v2vers, 32),
 						      32, &low, &high),
 			RPCRDMA2_FIRST_V2_ERROR);
 	KUNIT_EXPECT_EQ(test,
-			rpcrdma2_classify_first_reply(rr2c_bytes(test, msg, 36),
+			rpcrdma2_classify_first_reply(rr2d_bytes(test, msg, 36),
 						      36, &low, &high),
 			RPCRDMA2_FIRST_OTHER);
 	KUNIT_EXPECT_EQ(test,
-			rpcrdma2_classify_first_reply(rr2c_bytes(test, v1vers, 20),
+			rpcrdma2_classify_first_reply(rr2d_bytes(test, v1vers, 20),
 						      20, &low, &high),
 			RPCRDMA2_FIRST_GARBAGE);
 }
@@ -496,11 +496,11 @@ static void v2_frame_07_first_reply_reserved_flags(struct kunit *test)
 	u32 low = 0, high = 0;
 
 	KUNIT_EXPECT_EQ(test,
-			rpcrdma2_classify_first_reply(rr2c_bytes(test, v2segs, 28),
+			rpcrdma2_classify_first_reply(rr2d_bytes(test, v2segs, 28),
 						      28, &low, &high),
 			RPCRDMA2_FIRST_V2_ERROR);
 	KUNIT_EXPECT_EQ(test,
-			rpcrdma2_classify_first_reply(rr2c_bytes(test, v2vers, 32),
+			rpcrdma2_classify_first_reply(rr2d_bytes(test, v2vers, 32),
 						      32, &low, &high),
 			RPCRDMA2_FIRST_V2_ERROR);
 }
@@ -542,9 +542,9 @@ static void v2_chunk_11_interleaved_positions(struct kunit *test)
 			    "V2-CHUNK-11 read list, interleaved positions two chunks"))
 			v = &rr2_vectors[i];
 	KUNIT_ASSERT_NOT_NULL(test, v);
-	buf = rr2c_bytes(test, v->w, v->len);
+	buf = rr2d_bytes(test, v->w, v->len);
 	KUNIT_ASSERT_EQ(test,
-			rpcrdma2_decode_hdr(buf, v->len, 2, &rr2c_lim, &hdr), 0);
+			rpcrdma2_decode_hdr(buf, v->len, 2, &rr2d_lim, &hdr), 0);
 	KUNIT_EXPECT_EQ(test, hdr.reads.chunks, 2U);
 	KUNIT_EXPECT_EQ(test, hdr.reads.segments, 4U);
 	KUNIT_EXPECT_EQ(test, hdr.hdrlen, 132U);
@@ -563,7 +563,7 @@ static void v2_err_26_propset_framing(struct kunit *test)
 	static const u32 w[] = { 2, RDMA2_PROPID_RBSIZ, 4, 65536,
 				 RDMA2_PROPID_SBSIZ, 8 };
 	struct rpcrdma2_props p;
-	u8 *buf = rr2c_bytes(test, w, sizeof(w));
+	u8 *buf = rr2d_bytes(test, w, sizeof(w));
 
 	KUNIT_EXPECT_EQ(test, rpcrdma2_decode_props(buf, 0, &p),
 			RDMA2_ERR_BAD_XDR);
@@ -676,7 +676,7 @@ static void xch_xop_round_trip(struct kunit *test)
 {
 	static const u32 ops[] = { RDMA2_XCH_INITXCH, RDMA2_XCH_REQXCH,
 				   RDMA2_XCH_RESPXCH, RDMA2_XCH_UPDXCH };
-	struct rpcrdma2_limits lim = rr2c_lim;
+	struct rpcrdma2_limits lim = rr2d_lim;
 	struct rpcrdma2_xch_msg m = {
 		.chars = { .present = 0x7, .rbsiz = 16384, .reqreminv = true,
 			   .brs = BKREQSUP_GENL },
@@ -838,8 +838,8 @@ static void v2_chunk_20_returned_chunk(struct kunit *test)
 							  offered, 2), -EIO);
 }
 
-static struct kunit_case rr2c_cases[] = {
-	KUNIT_CASE_PARAM(v2_sec_17_vectors, rr2c_vector_gen_params),
+static struct kunit_case rr2d_cases[] = {
+	KUNIT_CASE_PARAM(v2_sec_17_vectors, rr2d_vector_gen_params),
 	KUNIT_CASE(v2_frame_05_msg_golden),
 	KUNIT_CASE(rfc8166_msg_golden),
 	KUNIT_CASE(v2_cred_08_credit_grant),
@@ -868,9 +868,9 @@ static struct kunit_case rr2c_cases[] = {
 	{ }
 };
 
-static struct kunit_suite rr2c_suite = {
+static struct kunit_suite rr2d_suite = {
 	.name		= "rpcrdma2_codec",
-	.test_cases	= rr2c_cases,
+	.test_cases	= rr2d_cases,
 };
 
-kunit_test_suites(&rr2c_suite);
+kunit_test_suites(&rr2d_suite);

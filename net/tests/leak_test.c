@@ -38,7 +38,7 @@
 /* kmemleak reports objects older than 5 s (jiffies_min_age) */
 #define RR2K_MIN_AGE_MS	6000
 
-static struct file *rr2k_open(struct kunit *test, struct vfsmount **mntp)
+static struct file *rr2l_open(struct kunit *test, struct vfsmount **mntp)
 {
 	struct file_system_type *fs = get_fs_type("debugfs");
 	struct vfsmount *mnt;
@@ -65,12 +65,12 @@ static struct file *rr2k_open(struct kunit *test, struct vfsmount **mntp)
  * through a user mapping of the test's own (kunit_vm_mmap() gives the
  * KUnit thread an mm).
  */
-struct rr2k_ubuf {
+struct rr2l_ubuf {
 	char __user	*u;
 	size_t		len;
 };
 
-static void rr2k_ubuf_init(struct kunit *test, struct rr2k_ubuf *b)
+static void rr2l_ubuf_init(struct kunit *test, struct rr2l_ubuf *b)
 {
 	unsigned long addr;
 
@@ -82,8 +82,8 @@ static void rr2k_ubuf_init(struct kunit *test, struct rr2k_ubuf *b)
 	b->u = (char __user *)addr;
 }
 
-static void rr2k_scan(struct kunit *test, struct file *f,
-		      struct rr2k_ubuf *b)
+static void rr2l_scan(struct kunit *test, struct file *f,
+		      struct rr2l_ubuf *b)
 {
 	static const char cmd[] = "scan";
 	loff_t pos = 0;
@@ -96,8 +96,8 @@ static void rr2k_scan(struct kunit *test, struct file *f,
 }
 
 /* Read the whole report; kmemleak's file is a seq_file. */
-static char *rr2k_read(struct kunit *test, struct file *f,
-		       struct rr2k_ubuf *b, size_t *lenp)
+static char *rr2l_read(struct kunit *test, struct file *f,
+		       struct rr2l_ubuf *b, size_t *lenp)
 {
 	char *buf = kunit_kzalloc(test, RR2K_REPORT_MAX + 1, GFP_KERNEL);
 	loff_t pos = 0;
@@ -126,25 +126,25 @@ static char *rr2k_read(struct kunit *test, struct file *f,
  * canary's address left in a dead frame hides it: each thread scrubs
  * the stack it used below its own frame, and there are several
  * canaries.  The scan must report at least one of them, with
- * rr2k_canary_thread on its allocation stack, or the whole check proves
+ * rr2l_canary_thread on its allocation stack, or the whole check proves
  * nothing; they are freed afterwards.
  */
 #define RR2K_MASK	0x5a5a5a5a5a5a5a5aUL
 #define RR2K_CANARIES	16
 
-static unsigned long rr2k_canary_masked[RR2K_CANARIES];
+static unsigned long rr2l_canary_masked[RR2K_CANARIES];
 
 /*
  * Zero @depth KiB of stack below the caller's frame: the allocator's
  * and kmemleak's own frames under kmalloc() go deeper than one.
  */
-static noinline void rr2k_scrub_stack(int depth)
+static noinline void rr2l_scrub_stack(int depth)
 {
 	u8 junk[1024];
 
 	memzero_explicit(junk, sizeof(junk));
 	if (depth > 1)
-		rr2k_scrub_stack(depth - 1);
+		rr2l_scrub_stack(depth - 1);
 	/* keeps the frame: not a tail call */
 	barrier_data(junk);
 }
@@ -155,64 +155,64 @@ static noinline void rr2k_scrub_stack(int depth)
  * of their addresses, and the next round's, taken from the same cache,
  * would get the same addresses and be hidden by them.
  */
-static const size_t rr2k_canary_size[] = { 72, 136, 264, 520, 1032 };
+static const size_t rr2l_canary_size[] = { 72, 136, 264, 520, 1032 };
 
-struct rr2k_canary_arg {
+struct rr2l_canary_arg {
 	unsigned long	*slot;
 	size_t		size;
 };
 
-static struct rr2k_canary_arg rr2k_canary_args[RR2K_CANARIES];
+static struct rr2l_canary_arg rr2l_canary_args[RR2K_CANARIES];
 
-static int rr2k_canary_thread(void *data)
+static int rr2l_canary_thread(void *data)
 {
-	struct rr2k_canary_arg *a = data;
+	struct rr2l_canary_arg *a = data;
 	void *p = kmalloc(a->size, GFP_KERNEL);
 
 	WRITE_ONCE(*a->slot, p ? (unsigned long)p ^ RR2K_MASK : 1);
 	p = NULL;
-	rr2k_scrub_stack(6);
+	rr2l_scrub_stack(6);
 	return 0;
 }
 
-static void rr2k_canary_leak(struct kunit *test, int round)
+static void rr2l_canary_leak(struct kunit *test, int round)
 {
 	struct task_struct *t;
 	int i, n;
 
 	for (i = 0; i < RR2K_CANARIES; i++) {
-		rr2k_canary_args[i].slot = &rr2k_canary_masked[i];
-		rr2k_canary_args[i].size =
-			rr2k_canary_size[round % ARRAY_SIZE(rr2k_canary_size)];
-		t = kthread_run(rr2k_canary_thread, &rr2k_canary_args[i],
-				"rr2k_canary");
+		rr2l_canary_args[i].slot = &rr2l_canary_masked[i];
+		rr2l_canary_args[i].size =
+			rr2l_canary_size[round % ARRAY_SIZE(rr2l_canary_size)];
+		t = kthread_run(rr2l_canary_thread, &rr2l_canary_args[i],
+				"rr2l_canary");
 		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	}
 	for (n = 0; n < 100; n++) {
 		for (i = 0; i < RR2K_CANARIES; i++)
-			if (!READ_ONCE(rr2k_canary_masked[i]))
+			if (!READ_ONCE(rr2l_canary_masked[i]))
 				break;
 		if (i == RR2K_CANARIES)
 			break;
 		msleep(20);
 	}
 	for (i = 0; i < RR2K_CANARIES; i++)
-		KUNIT_ASSERT_GT(test, READ_ONCE(rr2k_canary_masked[i]), 1UL);
+		KUNIT_ASSERT_GT(test, READ_ONCE(rr2l_canary_masked[i]), 1UL);
 }
 
-static void rr2k_canary_free(void)
+static void rr2l_canary_free(void)
 {
 	int i;
 
 	for (i = 0; i < RR2K_CANARIES; i++) {
-		if (rr2k_canary_masked[i] > 1)
-			kfree((void *)(rr2k_canary_masked[i] ^ RR2K_MASK));
-		rr2k_canary_masked[i] = 0;
+		if (rr2l_canary_masked[i] > 1)
+			kfree((void *)(rr2l_canary_masked[i] ^ RR2K_MASK));
+		rr2l_canary_masked[i] = 0;
 	}
 }
 
 /* Is one object's report (a block starting "unreferenced object") ours? */
-static bool rr2k_ours(const char *blk, const char *end)
+static bool rr2l_ours(const char *blk, const char *end)
 {
 	/* kmemleak prints each frame as "    %pS" (mm/kmemleak.c) */
 	static const char * const marks[] = { "\n    rr2", "\n    rpcrdma2_" };
@@ -227,7 +227,7 @@ static bool rr2k_ours(const char *blk, const char *end)
 	return false;
 }
 
-struct rr2k_count {
+struct rr2l_count {
 	unsigned int	ours;
 	unsigned int	others;
 	unsigned int	canary;
@@ -235,8 +235,8 @@ struct rr2k_count {
 };
 
 /* Scan twice, read the report and count its objects by owner. */
-static void rr2k_scan_count(struct kunit *test, struct rr2k_ubuf *ubuf,
-			    struct rr2k_count *c, bool print)
+static void rr2l_scan_count(struct kunit *test, struct rr2l_ubuf *ubuf,
+			    struct rr2l_count *c, bool print)
 {
 	static const char head[] = "unreferenced object";
 	struct vfsmount *mnt;
@@ -245,17 +245,17 @@ static void rr2k_scan_count(struct kunit *test, struct rr2k_ubuf *ubuf,
 	size_t len;
 
 	memset(c, 0, sizeof(*c));
-	f = rr2k_open(test, &mnt);
+	f = rr2l_open(test, &mnt);
 	if (!f)
 		return;
 	/* a second scan settles objects that moved during the first */
-	rr2k_scan(test, f, ubuf);
-	rr2k_scan(test, f, ubuf);
+	rr2l_scan(test, f, ubuf);
+	rr2l_scan(test, f, ubuf);
 	fput(f);
 	/* a fresh open starts the report from its first object */
 	f = file_open_root_mnt(mnt, "kmemleak", O_RDONLY, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
-	report = rr2k_read(test, f, ubuf, &len);
+	report = rr2l_read(test, f, ubuf, &len);
 	fput(f);
 	kern_unmount(mnt);
 
@@ -264,11 +264,11 @@ static void rr2k_scan_count(struct kunit *test, struct rr2k_ubuf *ubuf,
 		char *next = strstr(blk + 1, head);
 		char *end = next ? next : report + len;
 
-		if (strnstr(blk, "rr2k_canary_thread", end - blk)) {
+		if (strnstr(blk, "rr2l_canary_thread", end - blk)) {
 			c->canary++;
 			/* the canary is ours by the same rule as any leak */
-			c->canary_ours += rr2k_ours(blk, end);
-		} else if (rr2k_ours(blk, end)) {
+			c->canary_ours += rr2l_ours(blk, end);
+		} else if (rr2l_ours(blk, end)) {
 			c->ours++;
 			/* the whole block: size, comm, allocation stack */
 			if (print)
@@ -291,30 +291,30 @@ static void rr2k_scan_count(struct kunit *test, struct rr2k_ubuf *ubuf,
  */
 #define RR2K_ROUNDS	5
 
-static void rr2k_no_leaks(struct kunit *test)
+static void rr2l_no_leaks(struct kunit *test)
 {
-	struct rr2k_count c = {};
-	struct rr2k_ubuf ubuf;
+	struct rr2l_count c = {};
+	struct rr2l_ubuf ubuf;
 	int round;
 
 	if (!IS_ENABLED(CONFIG_DEBUG_KMEMLEAK))
 		kunit_skip(test, "kmemleak is not in this kernel");
 
-	rr2k_ubuf_init(test, &ubuf);
+	rr2l_ubuf_init(test, &ubuf);
 	for (round = 1; round <= RR2K_ROUNDS; round++) {
-		rr2k_canary_leak(test, round);
+		rr2l_canary_leak(test, round);
 		msleep(RR2K_MIN_AGE_MS);
-		rr2k_scan_count(test, &ubuf, &c, false);
+		rr2l_scan_count(test, &ubuf, &c, false);
 		if (c.canary || round == RR2K_ROUNDS) {
-			struct rr2k_count again;
+			struct rr2l_count again;
 
 			/* again, printing ours, before the canaries go */
 			if (c.ours)
-				rr2k_scan_count(test, &ubuf, &again, true);
-			rr2k_canary_free();
+				rr2l_scan_count(test, &ubuf, &again, true);
+			rr2l_canary_free();
 			break;
 		}
-		rr2k_canary_free();
+		rr2l_canary_free();
 		kunit_info(test, "round %d: kmemleak reported none of the %d canaries; again with new ones",
 			   round, RR2K_CANARIES);
 	}
@@ -329,15 +329,15 @@ static void rr2k_no_leaks(struct kunit *test)
 			    "rpcrdma2 leaked memory (allocation stacks above)");
 }
 
-static struct kunit_case rr2k_cases[] = {
-	KUNIT_CASE_SLOW(rr2k_no_leaks),
+static struct kunit_case rr2l_cases[] = {
+	KUNIT_CASE_SLOW(rr2l_no_leaks),
 	{}
 };
 
-static struct kunit_suite rr2k_suite = {
+static struct kunit_suite rr2l_suite = {
 	.name = "rpcrdma2_zz_leaks",
-	.test_cases = rr2k_cases,
+	.test_cases = rr2l_cases,
 };
 
-kunit_test_suite(rr2k_suite);
+kunit_test_suite(rr2l_suite);
 
