@@ -213,6 +213,13 @@ const char *rpcrdma2_fail_name(enum rpcrdma2_fail_site site)
 
 enum rpcrdma2_fail_knob { RR2F_TIMES, RR2F_INTERVAL, RR2F_PROB, RR2F_SKIP };
 
+static const char *const rpcrdma2_fail_knob_names[] = {
+	[RR2F_TIMES]	= "times",
+	[RR2F_INTERVAL]	= "interval",
+	[RR2F_PROB]	= "probability",
+	[RR2F_SKIP]	= "skip",
+};
+
 /* debugfs file data: the site in the high bits, the knob in the low */
 #define RR2F_DATA(site, knob)	((void *)(uintptr_t)((site) << 2 | (knob)))
 
@@ -293,24 +300,18 @@ DEFINE_DEBUGFS_ATTRIBUTE(rpcrdma2_fail_injected_fops,
 void rpcrdma2_fail_debugfs_init(struct dentry *root)
 {
 	struct dentry *top = debugfs_create_dir("fail", root);
-	uintptr_t i;
+	uintptr_t i, k;
 
+	/* RR2F_DATA() keeps the knob in two bits */
+	BUILD_BUG_ON(ARRAY_SIZE(rpcrdma2_fail_knob_names) > 4);
 	for (i = 0; i < RPCRDMA2_FAIL_NR; i++) {
 		struct dentry *dir;
 
 		dir = debugfs_create_dir(rpcrdma2_fail_names[i], top);
-		debugfs_create_file_unsafe("times", 0600, dir,
-					   RR2F_DATA(i, RR2F_TIMES),
-					   &rpcrdma2_fail_fops);
-		debugfs_create_file_unsafe("interval", 0600, dir,
-					   RR2F_DATA(i, RR2F_INTERVAL),
-					   &rpcrdma2_fail_fops);
-		debugfs_create_file_unsafe("probability", 0600, dir,
-					   RR2F_DATA(i, RR2F_PROB),
-					   &rpcrdma2_fail_fops);
-		debugfs_create_file_unsafe("skip", 0600, dir,
-					   RR2F_DATA(i, RR2F_SKIP),
-					   &rpcrdma2_fail_fops);
+		for (k = 0; k < ARRAY_SIZE(rpcrdma2_fail_knob_names); k++)
+			debugfs_create_file_unsafe(rpcrdma2_fail_knob_names[k],
+						   0600, dir, RR2F_DATA(i, k),
+						   &rpcrdma2_fail_fops);
 		debugfs_create_file_unsafe("injected", 0400, dir,
 					   (void *)i,
 					   &rpcrdma2_fail_injected_fops);
