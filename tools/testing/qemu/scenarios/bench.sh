@@ -25,6 +25,8 @@ RR2_BENCH_RUNTIME=10
 RR2_BENCH_ROUND=1
 RR2_BENCH_READDIR=10000
 RR2_BENCH_PROFILE=
+RR2_BENCH_ROUNDS=1
+RR2_BENCH_TRANSPORTS="tcp stock"
 
 # The timed fio workloads, in order: name, rw, block size, queue depth
 # (profile= names one of them)
@@ -458,25 +460,36 @@ rr2_bench_transport() {
 	esac
 }
 
-rr2_main() {
-	local w t transports='' rounds=1
+# rr2_bench_args: a bench scenario's rr2.args: runtime=, rounds= and
+# profile= set RR2_BENCH_RUNTIME, RR2_BENCH_ROUNDS (default 1) and
+# RR2_BENCH_PROFILE; other words with "=" are /init's (expect=2, for
+# its version check); the rest are the transports,
+# RR2_BENCH_TRANSPORTS (default "tcp stock").
+rr2_bench_args() {
+	local w transports=
 	for w in $RR2_ARGS; do
 		case $w in
 		runtime=*) RR2_BENCH_RUNTIME=${w#*=} ;;
-		rounds=*) rounds=${w#*=} ;;
+		rounds=*) RR2_BENCH_ROUNDS=${w#*=} ;;
 		profile=*) RR2_BENCH_PROFILE=${w#*=} ;;
-		*=*) ;;	# e.g. expect=2, for /init's version check
+		*=*) ;;
 		*) transports="$transports $w" ;;
 		esac
 	done
+	RR2_BENCH_TRANSPORTS=${transports:-$RR2_BENCH_TRANSPORTS}
+}
+
+rr2_main() {
+	local t
+	rr2_bench_args
 	RR2_SERVER_IP=10.111.0.1
 	rr2_check setup.rdma rr2_setup_rdma "$RR2_SERVER_IP" || return
 	rr2_perftest
 	# nfsd with TCP only; rdma listeners come and go per transport
 	rr2_check setup.nfsd rr2_start_nfsd || return
 	rr2_check setup.readdir-dir rr2_readdir_dir /export/rd || return
-	for RR2_BENCH_ROUND in $(seq "$rounds"); do
-		for t in ${transports:-tcp stock}; do
+	for RR2_BENCH_ROUND in $(seq "$RR2_BENCH_ROUNDS"); do
+		for t in $RR2_BENCH_TRANSPORTS; do
 			rr2_bench_transport "$t"
 		done
 	done

@@ -130,25 +130,16 @@ rr2_client_transport() {
 }
 
 rr2_main() {
-	local w t transports='' rounds=1
-	for w in $RR2_ARGS; do
-		case $w in
-		runtime=*) RR2_BENCH_RUNTIME=${w#*=} ;;
-		rounds=*) rounds=${w#*=} ;;
-		profile=*) RR2_BENCH_PROFILE=${w#*=} ;;
-		*=*) ;;	# e.g. expect=2, for /init's version check
-		*) transports="$transports $w" ;;
-		esac
-	done
-	transports=${transports:-tcp stock}
+	local t
+	rr2_bench_args
 	case $RR2_ROLE in
 	server)
 		rr2_check setup.rdma rr2_setup_rdma "$RR2_SERVER_IP" || return
 		rr2_check setup.nfsd rr2_start_nfsd || return
 		mkdir -p /export/bench
 		rr2_check setup.readdir-dir rr2_readdir_dir /export/bench/rd || return
-		for RR2_BENCH_ROUND in $(seq "$rounds"); do
-			for t in raw $transports; do
+		for RR2_BENCH_ROUND in $(seq "$RR2_BENCH_ROUNDS"); do
+			for t in raw $RR2_BENCH_TRANSPORTS; do
 				rr2_server_transport "$t" || break 2
 			done
 		done
@@ -157,8 +148,8 @@ rr2_main() {
 		rr2_check setup.rdma rr2_setup_rdma "$RR2_CLIENT_IP" || return
 		modprobe -a sunrpc nfs nfsv4 || return
 		rr2_control_mount "$RR2_CTL" || return
-		for RR2_BENCH_ROUND in $(seq "$rounds"); do
-			for t in raw $transports; do
+		for RR2_BENCH_ROUND in $(seq "$RR2_BENCH_ROUNDS"); do
+			for t in raw $RR2_BENCH_TRANSPORTS; do
 				rr2_client_transport "$t"
 			done
 		done

@@ -188,16 +188,8 @@ rr2_b3_client_transport() {
 }
 
 rr2_main() {
-	local w t transports='' rounds=1
-	for w in $RR2_ARGS; do
-		case $w in
-		runtime=*) RR2_BENCH_RUNTIME=${w#*=} ;;
-		rounds=*) rounds=${w#*=} ;;
-		*=*) ;;	# e.g. expect=2, for /init's version check
-		*) transports="$transports $w" ;;
-		esac
-	done
-	transports=${transports:-tcp stock}
+	local w t
+	rr2_bench_args
 	case $RR2_ROLE in
 	server)
 		rr2_check setup.rdma rr2_setup_rdma "$RR2_SERVER_IP" || return
@@ -210,8 +202,8 @@ rr2_main() {
 			rr2_check "setup.file-$w" dd if=/dev/zero \
 				of="/export/bench/$w.dat" bs=1M count=256 status=none || return
 		done
-		for RR2_BENCH_ROUND in $(seq "$rounds"); do
-			for t in raw $transports; do
+		for RR2_BENCH_ROUND in $(seq "$RR2_BENCH_ROUNDS"); do
+			for t in raw $RR2_BENCH_TRANSPORTS; do
 				rr2_b3_server_transport "$t" || break 2
 			done
 		done
@@ -220,8 +212,8 @@ rr2_main() {
 		rr2_check setup.rdma rr2_setup_rdma "$RR2_CLIENT_IP" || return
 		modprobe -a sunrpc nfs nfsv4 || return
 		rr2_control_mount /mnt/ctl || return
-		for RR2_BENCH_ROUND in $(seq "$rounds"); do
-			for t in raw $transports; do
+		for RR2_BENCH_ROUND in $(seq "$RR2_BENCH_ROUNDS"); do
+			for t in raw $RR2_BENCH_TRANSPORTS; do
 				[ "$t" != raw ] || [ "$RR2_ROLE" = client ] || continue
 				rr2_b3_client_transport "$t"
 			done
