@@ -1124,6 +1124,57 @@ static void rr2r_abandoned_before_first_send_owes_nothing(struct kunit *test)
 }
 
 /*
+ * The send-stall site disarmed as debugfs disarms it, with no wake-up:
+ * the stalled Call goes on by itself and completes whole.  Stalled
+ * before its first Send, nothing is in flight whose completion, grant
+ * or acknowledgment could wake it.
+ */
+static void rr2r_stall_disarmed_goes_on(struct kunit *test)
+{
+	struct rr2r_args args = { .seed = 8, .len = 200000 };
+	struct rr2r_res res = { };
+	struct rpc_message msg = {
+		.rpc_proc	= &rr2r_clnt_procs[RR2R_PUT_CONT],
+		.rpc_argp	= &args,
+		.rpc_resp	= &res,
+	};
+	struct rpc_xprt *xprt;
+	struct rpc_clnt *clnt;
+	struct rr2r_one *o;
+	bool done;
+	int i;
+
+	o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	init_completion(&o->done);
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	clnt = rr2r_clnt(test);
+	xprt = rr2r_xprt(clnt);
+	args.pages = rr2r_pages(test);
+	rr2r_fill(args.pages, args.len, args.seed);
+
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, rr2r_stall_off,
+							   xprt));
+	rpcrdma2_fail_after(RPCRDMA2_FAIL_SEND_STALL, 0);
+	KUNIT_ASSERT_EQ(test, 0, rpc_call_async(clnt, &msg, RPC_TASK_SOFT,
+						&rr2r_one_ops, o));
+	for (i = 0; i < 200 && !rr2c(xprt)->stats.write_waits; i++)
+		msleep(50);
+	KUNIT_EXPECT_GT(test, rr2c(xprt)->stats.write_waits, 0);
+	msleep(500);
+	rpcrdma2_fail_set(RPCRDMA2_FAIL_SEND_STALL, 0, 1, 0);
+	done = wait_for_completion_timeout(&o->done, 30 * HZ);
+	if (!done) {		/* never let the task outlive @o */
+		rpc_killall_tasks(clnt);
+		wait_for_completion(&o->done);
+	}
+	KUNIT_EXPECT_TRUE_MSG(test, done, "the disarmed stall was not left");
+	KUNIT_EXPECT_EQ(test, o->status, 0);
+	KUNIT_EXPECT_EQ(test, res.ok, 1);
+	KUNIT_EXPECT_EQ(test, res.len, args.len);
+}
+
+/*
  * A grant that raises the window wakes a waiting sender, but never
  * takes the transport lock from its holder: here the holder is not a
  * task, as during autoclose (XPRT_LOCKED with no snd_task).
@@ -5052,6 +5103,7 @@ static struct kunit_case rr2r_cases[] = {
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_abandoned_before_first_send_owes_nothing,
 			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_stall_disarmed_goes_on, rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_grant_keeps_autoclose_lock,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_swap_and_inject_disconnect,
