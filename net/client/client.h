@@ -27,6 +27,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "shared/cont.h"
+#include "shared/link.h"
 #include "shared/xfer.h"
 
 #if !IS_ENABLED(CONFIG_SUNRPC_BACKCHANNEL)
@@ -104,7 +105,6 @@
 struct rr2c_stats {
 	u64	sends;			/* Sends posted */
 	u64	cont_msgs;		/* RPC messages sent as sequences */
-	u64	recvs;			/* messages received */
 	u64	bad_hdrs;		/* dropped: the codec refused them */
 	u64	errors;			/* RDMA2_ERROR / RDMA_ERROR received */
 	u64	grants;			/* credit-grant-only messages */
@@ -288,10 +288,8 @@ struct rr2c {
 	/* one connection: valid while the transport is connected */
 	struct rdma_cm_id	*id;
 	u32			credits;	/* asked for (rr2c_credits_for()) */
-	struct rpcrdma2_ep	ep;
-	struct rpcrdma2_pool	pool;
-	struct rpcrdma2_local	local;
-	struct rpcrdma2_conn	conn;
+	/* endpoint, Send pool, window, reassembly: shared/link.h */
+	struct rpcrdma2_link	link;
 	struct completion	cm_done;
 	int			cm_status;
 	struct rpcrdma2_cm_pdata peer_pdata;
@@ -305,8 +303,6 @@ struct rr2c {
 	 * by its rpc_rqst, XID and connection, never by the rpc_rqst
 	 * alone: the slot allocator reuses rpc_rqsts.
 	 */
-	spinlock_t		tx_lock;
-	struct rpcrdma2_seq	seq;
 	struct rpc_rqst		*tx_req;	/* the message being cut */
 	__be32			tx_xid;
 	u32			tx_nmsgs;
@@ -319,7 +315,6 @@ struct rr2c {
 	 * pinned only while its octets are copied, so a task that exits
 	 * mid-sequence never waits on a Receive that may not come.
 	 */
-	struct rpcrdma2_reasm	reasm;
 	u32			rx_xid;
 	u32			rx_off;
 	u32			rx_pre;		/* ... copied in place */
@@ -384,6 +379,7 @@ void rr2c_op_abort_send_request(struct rpc_rqst *req);
 
 /* reply.c */
 extern const struct rpcrdma2_ep_ops rr2c_ep_ops;
+extern const struct rpcrdma2_link_ops rr2c_link_ops;
 extern const struct rpcrdma2_limits rr2c_limits;
 void rr2c_rx_reset(struct rr2c *r);
 void rr2c_rx_drop(struct rr2c *r);

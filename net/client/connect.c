@@ -117,26 +117,26 @@ static void rr2c_teardown(struct rr2c *r)
 	trace_rpcrdma2_clnt_disconnect(&r->xprt.addr, r->cm_status);
 	rdma_disconnect(r->id);
 	rr2c_frwr_quiesce(r);
-	rpcrdma2_ep_destroy(&r->ep);	/* drains; frees the MRs (mr.c) */
+	rpcrdma2_ep_destroy(&r->link.ep);	/* drains; frees the MRs (mr.c) */
 	rr2c_rx_drop(r);
-	rpcrdma2_pool_destroy(&r->pool);
+	rpcrdma2_pool_destroy(&r->link.pool);
 	rdma_destroy_id(r->id);
 	r->id = NULL;
 	r->tx_req = NULL;
-	memset(&r->conn, 0, sizeof(r->conn));
+	memset(&r->link.conn, 0, sizeof(r->link.conn));
 }
 
 static int rr2c_hello(struct rr2c *r)
 {
-	struct rpcrdma2_send *sd = rpcrdma2_pool_get(&r->pool, false);
+	struct rpcrdma2_send *sd = rpcrdma2_pool_get(&r->link.pool, false);
 	u32 len;
 
 	if (!sd)
 		return -ENOBUFS;
-	len = rpcrdma2_nego_client_hello(&r->local, 0, sd->buf,
+	len = rpcrdma2_nego_client_hello(&r->link.local, 0, sd->buf,
 					 sd->ep->attr.send_size);
 	if (!len || rpcrdma2_ep_post_send(sd, len, 0)) {
-		rpcrdma2_pool_put(&r->pool, sd);
+		rpcrdma2_pool_put(&r->link.pool, sd);
 		return -EIO;
 	}
 	r->stats.hellos++;
@@ -212,11 +212,11 @@ static int rr2c_settle(struct rr2c *r)
 {
 	int ret;
 
-	rpcrdma2_conn_init(&r->conn, &r->peer_pdata);
+	rpcrdma2_conn_init(&r->link.conn, &r->peer_pdata);
 	r->nego_grant = 1;
-	if (r->local.max_vers == RPCRDMA2_VERS_1) {
-		r->conn.vers = RPCRDMA2_VERS_1;
-		rpcrdma2_conn_thresholds(&r->conn, &r->local);
+	if (r->link.local.max_vers == RPCRDMA2_VERS_1) {
+		r->link.conn.vers = RPCRDMA2_VERS_1;
+		rpcrdma2_conn_thresholds(&r->link.conn, &r->link.local);
 		return 0;
 	}
 	reinit_completion(&r->nego_done);
@@ -228,7 +228,7 @@ static int rr2c_settle(struct rr2c *r)
 	    r->nego_lost)
 		ret = -ETIMEDOUT;
 	else if (r->nego == RPCRDMA2_NEGO_DONE)
-		ret = r->conn.vers == RPCRDMA2_VERS_2 ? 0 : -EPFNOSUPPORT;
+		ret = r->link.conn.vers == RPCRDMA2_VERS_2 ? 0 : -EPFNOSUPPORT;
 	else if (r->nego == RPCRDMA2_NEGO_NO_VERS)
 		ret = -EPROTONOSUPPORT;
 	else
@@ -239,7 +239,7 @@ static int rr2c_settle(struct rr2c *r)
 	if (ret == -EPROTONOSUPPORT)
 		pr_warn("rpcrdma2: %s speaks only RPC-over-RDMA versions %u to %u; this client speaks 1 and 2 and will not connect to it again until it is mounted again (V2-ERR-15)\n",
 			r->xprt.address_strings[RPC_DISPLAY_ADDR],
-			r->conn.peer_vers_low, r->conn.peer_vers_high);
+			r->link.conn.peer_vers_low, r->link.conn.peer_vers_high);
 	return ret;
 }
 
@@ -249,7 +249,7 @@ static int rr2c_settle(struct rr2c *r)
 /* The log: why a connection speaks Version 1 (V2-FRAME-19, V2-ERR-15). */
 static const char *rr2c_fallback_why(const struct rr2c *r)
 {
-	if (r->conn.vers != RPCRDMA2_VERS_1 ||
+	if (r->link.conn.vers != RPCRDMA2_VERS_1 ||
 	    rpcrdma2_max_version(RPCRDMA2_CLIENT) < RPCRDMA2_VERS_2)
 		return "";
 	switch (r->fallback) {
@@ -391,39 +391,39 @@ static int rr2c_connect(struct rr2c *r)
 	 */
 	r->credits = rr2c_credits_for(r, id->device, &attr);
 	rr2c_ep_queues(&attr, r->credits);
-	ret = rpcrdma2_ep_create(&r->ep, id, &attr, &rr2c_ep_ops, r);
+	ret = rpcrdma2_ep_create(&r->link.ep, id, &attr, &rr2c_ep_ops, r);
 	if (ret)
 		goto fail_id;
-	ret = rpcrdma2_pool_init(&r->pool, &r->ep);
+	ret = rpcrdma2_pool_init(&r->link.pool, &r->link.ep);
 	if (!ret)
 		ret = rr2c_frwr_create(r);
-	for (i = 0; !ret && i < r->ep.nr_recv_made; i++)
-		ret = rpcrdma2_ep_post_recv(&r->ep.recvs[i]);
+	for (i = 0; !ret && i < r->link.ep.nr_recv_made; i++)
+		ret = rpcrdma2_ep_post_recv(&r->link.ep.recvs[i]);
 	if (ret)
 		goto fail;
 
-	memset(&r->local, 0, sizeof(r->local));
-	r->local.max_vers = rr2c_offer_vers(r,
-					    rpcrdma2_max_version(RPCRDMA2_CLIENT));
-	r->local.send_size = attr.send_size;
-	r->local.recv_size = attr.recv_size;
+	memset(&r->link.local, 0, sizeof(r->link.local));
+	r->link.local.max_vers =
+		rr2c_offer_vers(r, rpcrdma2_max_version(RPCRDMA2_CLIENT));
+	r->link.local.send_size = attr.send_size;
+	r->link.local.recv_size = attr.recv_size;
 	/* V2-RDIR-10, V2-RDIR-12: the reverse Calls this client takes */
-	r->local.brs = rpcrdma2_rvrsdir_level(RPCRDMA2_CLIENT);
-	r->local.hostauth_len = rpcrdma2_hostauth_get(r->local.hostauth);
-	r->local.remote_inv = true;
-	rpcrdma2_local_segments(&r->local, id->device, &rr2c_limits);
-	r->local.credits = rr2c_credit(r, RPCRDMA2_VERS_2);
-	memset(&r->seq, 0, sizeof(r->seq));
-	rpcrdma2_reasm_init(&r->reasm, RPCRDMA2_MAX_CONT_MSG);
+	r->link.local.brs = rpcrdma2_rvrsdir_level(RPCRDMA2_CLIENT);
+	r->link.local.hostauth_len = rpcrdma2_hostauth_get(r->link.local.hostauth);
+	r->link.local.remote_inv = true;
+	rpcrdma2_local_segments(&r->link.local, id->device, &rr2c_limits);
+	r->link.local.credits = rr2c_credit(r, RPCRDMA2_VERS_2);
+	memset(&r->link.seq, 0, sizeof(r->link.seq));
+	rpcrdma2_reasm_init(&r->link.reasm, RPCRDMA2_MAX_CONT_MSG);
 	rr2c_rx_reset(r);
-	memset(&r->conn, 0, sizeof(r->conn));	/* unsettled: vers 0 */
+	memset(&r->link.conn, 0, sizeof(r->link.conn));	/* unsettled: vers 0 */
 
 	/* CMP-CMPD-05, CMP-CMPD-14: the peer's record, per connection */
 	rpcrdma2_cmp_decode(NULL, 0, &r->peer_pdata);
 	/* CMP-RINV-05: every STag we expose is an FRWR one, per RPC */
-	rpcrdma2_ep_conn_param(&r->ep, &param, pdata, true);
+	rpcrdma2_ep_conn_param(&r->link.ep, &param, pdata, true);
 	/* the server RDMA Reads our Read chunks */
-	param.responder_resources = min_t(u32, r->ep.dattr.max_qp_rd_atom,
+	param.responder_resources = min_t(u32, r->link.ep.dattr.max_qp_rd_atom,
 					  U8_MAX);
 	ret = rdma_connect(id, &param);
 	if (!ret)
@@ -437,20 +437,20 @@ static int rr2c_connect(struct rr2c *r)
 	/* no RPC larger than the chunks can carry */
 	xprt->max_payload = rr2c_marshal_limits(r);
 	rr2c_set_grant(r, 0, r->nego_grant);
-	trace_rpcrdma2_clnt_connected(&xprt->addr, r->conn.vers,
-				      r->conn.send_inline,
-				      r->conn.recv_inline);
-	if (r->conn.peer_hostauth_len)
-		trace_rpcrdma2_hostauth(&xprt->addr, r->conn.peer_hostauth_len,
-					r->conn.peer_hostauth);
+	trace_rpcrdma2_clnt_connected(&xprt->addr, r->link.conn.vers,
+				      r->link.conn.send_inline,
+				      r->link.conn.recv_inline);
+	if (r->link.conn.peer_hostauth_len)
+		trace_rpcrdma2_hostauth(&xprt->addr, r->link.conn.peer_hostauth_len,
+					r->link.conn.peer_hostauth);
 	/* once per server and outcome, not per connection */
 	if (rpcrdma2_log_peer(RPCRDMA2_CLIENT, (struct sockaddr *)&xprt->addr,
 			      RPCRDMA2_LOG_SETTLED,
-			      jhash_3words(r->conn.vers, r->conn.send_inline,
-					   r->conn.recv_inline, r->fallback)))
+			      jhash_3words(r->link.conn.vers, r->link.conn.send_inline,
+					   r->link.conn.recv_inline, r->fallback)))
 		pr_info("rpcrdma2: connected to %s, RPC-over-RDMA version %u, inline %u/%u%s\n",
-			xprt->address_strings[RPC_DISPLAY_ADDR], r->conn.vers,
-			r->conn.send_inline, r->conn.recv_inline,
+			xprt->address_strings[RPC_DISPLAY_ADDR], r->link.conn.vers,
+			r->link.conn.send_inline, r->link.conn.recv_inline,
 			rr2c_fallback_why(r));
 	return 0;
 

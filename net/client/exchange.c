@@ -30,9 +30,9 @@ static void rr2c_xch_send(struct rr2c *r, u32 htype, const void *msg, u32 len)
 
 static void rr2c_xch_applied(struct rr2c *r)
 {
-	trace_rpcrdma2_xch_applied(&r->xprt.addr, r->conn.send_inline,
-				   r->conn.recv_inline, r->conn.peer_props.brs,
-				   rpcrdma2_xch_no_reminv(&r->conn));
+	trace_rpcrdma2_xch_applied(&r->xprt.addr, r->link.conn.send_inline,
+				   r->link.conn.recv_inline, r->link.conn.peer_props.brs,
+				   rpcrdma2_xch_no_reminv(&r->link.conn));
 }
 
 /*
@@ -45,10 +45,10 @@ void rr2c_xch_start(struct rr2c *r)
 {
 	u8 msg[128];
 
-	rpcrdma2_xch_start(&r->conn, &r->local,
+	rpcrdma2_xch_start(&r->link.conn, &r->link.local,
 			   rpcrdma2_xchar_enabled(RPCRDMA2_CLIENT), true);
 	rr2c_xch_send(r, RDMA2_XCH_INITXCH, msg,
-		      rpcrdma2_xch_hello(&r->conn,
+		      rpcrdma2_xch_hello(&r->link.conn,
 					 rr2c_credit(r, RPCRDMA2_VERS_2),
 					 msg, sizeof(msg)));
 }
@@ -56,13 +56,13 @@ void rr2c_xch_start(struct rr2c *r)
 /* An RDMA2_XCH_* message, accepted because the exchange is on. */
 void rr2c_xch_recv(struct rr2c *r, const struct rpcrdma2_hdr *hdr)
 {
-	u32 credit = rr2c_credit(r, r->conn.vers);
+	u32 credit = rr2c_credit(r, r->link.conn.vers);
 	u8 out[128];
 	u32 outlen;
 	int act;
 
 	trace_rpcrdma2_xch_received(&r->xprt.addr, hdr->htype, hdr->xid);
-	act = rpcrdma2_xch_recv(&r->conn, hdr, credit, out, sizeof(out),
+	act = rpcrdma2_xch_recv(&r->link.conn, hdr, credit, out, sizeof(out),
 				&outlen);
 	if (act & RPCRDMA2_XCH_ANSWER)
 		rr2c_xch_send(r, RDMA2_XCH_RESPXCH, out, outlen);
@@ -76,7 +76,7 @@ void rr2c_xch_recv(struct rr2c *r, const struct rpcrdma2_hdr *hdr)
  */
 bool rr2c_xch_refused(struct rr2c *r, const struct rpcrdma2_hdr *hdr)
 {
-	if (!rpcrdma2_xch_refused(&r->conn, hdr))
+	if (!rpcrdma2_xch_refused(&r->link.conn, hdr))
 		return false;
 	/* our xid names the operation refused (RPCRDMA2_XCH_XID) */
 	trace_rpcrdma2_xch_refused(&r->xprt.addr, hdr->xid, hdr->xid);

@@ -461,7 +461,7 @@ static bool rr2c_frwr_post_inv_locked(struct rr2c *r, struct rr2c_req *req,
 	req->inv_sync = sync;
 	last->inv_cqe.done = rr2c_frwr_inv_done;
 	last->inv_wr.send_flags = IB_SEND_SIGNALED;
-	if (r->frwr.live && !ib_post_send(r->ep.id->qp, first, &bad))
+	if (r->frwr.live && !ib_post_send(r->link.ep.id->qp, first, &bad))
 		return true;
 	if (r->frwr.live)
 		xprt_force_disconnect(&r->xprt);

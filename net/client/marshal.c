@@ -100,7 +100,7 @@ static void rr2c_marshal_reset(struct rr2c_req *req)
 
 static u32 rr2c_hdr_min(const struct rr2c *r)
 {
-	return r->conn.vers == RPCRDMA2_VERS_1 ? RPCRDMA1_HDRLEN_MIN :
+	return r->link.conn.vers == RPCRDMA2_VERS_1 ? RPCRDMA1_HDRLEN_MIN :
 						 RPCRDMA2_HDRLEN_NOCHUNKS;
 }
 
@@ -160,13 +160,13 @@ u32 rr2c_marshal_limits(struct rr2c *r)
 	u32 dev = r->frwr.depth << PAGE_SHIFT;
 	u32 seg, nsegs = RR2C_MAX_SEGS;
 
-	if (r->ep.dattr.max_mr_size < dev)
-		dev = r->ep.dattr.max_mr_size;
+	if (r->link.ep.dattr.max_mr_size < dev)
+		dev = r->link.ep.dattr.max_mr_size;
 	dev = round_down(dev, PAGE_SIZE);
 	seg = dev;
-	if (r->conn.vers == RPCRDMA2_VERS_2) {
-		seg = min(seg, r->conn.peer_props.rssiz);	/* V2-CHUNK-30 */
-		nsegs = min(nsegs, r->conn.peer_props.rcsiz);	/* V2-CHUNK-31 */
+	if (r->link.conn.vers == RPCRDMA2_VERS_2) {
+		seg = min(seg, r->link.conn.peer_props.rssiz);	/* V2-CHUNK-30 */
+		nsegs = min(nsegs, r->link.conn.peer_props.rcsiz);	/* V2-CHUNK-31 */
 	}
 	seg = round_down(seg, PAGE_SIZE);
 	if (!seg)
@@ -189,8 +189,8 @@ enum rr2c_format rr2c_marshal_policy(struct rr2c *r, struct rr2c_req *req)
 	const struct rpc_rqst *rq = &req->rq;
 	const struct xdr_buf *snd = &rq->rq_snd_buf;
 	const struct xdr_buf *rcv = &rq->rq_rcv_buf;
-	u32 send_room = rr2c_room(r, r->conn.send_inline);
-	u32 recv_room = rr2c_room(r, r->conn.recv_inline);
+	u32 send_room = rr2c_room(r, r->link.conn.send_inline);
+	u32 recv_room = rr2c_room(r, r->link.conn.recv_inline);
 	bool ddp = rr2c_ddp_allowed(rq);
 	bool fits = snd->len <= send_room;
 
@@ -203,7 +203,7 @@ enum rr2c_format rr2c_marshal_policy(struct rr2c *r, struct rr2c_req *req)
 	 * last Call is kept.
 	 */
 	rr2c_marshal_reset(req);
-	if (r->conn.vers == RPCRDMA2_VERS_2) {
+	if (r->link.conn.vers == RPCRDMA2_VERS_2) {
 		if (!ddp || !rr2c_v2_peer_takes_chunks(r))
 			return fits ? RR2C_FMT_INLINE : RR2C_FMT_CONT;
 		if (fits && (rcv->flags & XDRBUF_READ) &&
@@ -302,9 +302,9 @@ static int rr2c_marshal_map(struct rr2c *r, struct rr2c_req *req)
 	if (ret)
 		return ret;
 	/* V2-CHUNK-31: within the peer's RCSIZ */
-	if (r->conn.vers == RPCRDMA2_VERS_2 &&
+	if (r->link.conn.vers == RPCRDMA2_VERS_2 &&
 	    req->nr_rsegs + req->nr_wsegs + req->nr_rpsegs >
-	    r->conn.peer_props.rcsiz)
+	    r->link.conn.peer_props.rcsiz)
 		return -E2BIG;
 	return 0;
 }
@@ -345,8 +345,8 @@ static int rr2c_marshal_encode(struct rr2c *r, struct rr2c_req *req,
 	};
 	struct rpcrdma2_msg_out m = {
 		.xid	= be32_to_cpu(req->rq.rq_xid),
-		.vers	= r->conn.vers,
-		.credit	= rr2c_credit(r, r->conn.vers),
+		.vers	= r->link.conn.vers,
+		.credit	= rr2c_credit(r, r->link.conn.vers),
 		.htype	= req->call_ck == RR2C_CALL_PZRC ? RDMA2_NOMSG :
 							   RDMA2_MSG,
 		.nr_reads = req->nr_rsegs ? 1 : 0,
@@ -355,11 +355,11 @@ static int rr2c_marshal_encode(struct rr2c *r, struct rr2c_req *req,
 		.writes	= &wr,
 		.reply	= req->nr_rpsegs ? &rp : NULL,
 	};
-	u32 size = min(r->conn.send_inline, sd->ep->attr.send_size);
+	u32 size = min(r->link.conn.send_inline, sd->ep->attr.send_size);
 	u32 hl = snd->head[0].iov_len, hlen, tail_off, tail_len;
 	u8 *p = sd->buf;
 
-	if (r->conn.vers == RPCRDMA2_VERS_2)
+	if (r->link.conn.vers == RPCRDMA2_VERS_2)
 		m.inv_handle = rr2c_inv_handle(req);
 	hlen = rpcrdma2_encode_msg(p, size, &m);
 	if (!hlen)
@@ -433,7 +433,7 @@ static void rr2c_marshal_count(struct rr2c *r, struct rr2c_req *req)
 		r->stats.reply_chunks++;
 	r->stats.rdma_call_octets += req->rlen;
 	trace_rpcrdma2_clnt_chunks(&r->xprt.addr, be32_to_cpu(req->rq.rq_xid),
-				   r->conn.vers,
+				   r->link.conn.vers,
 				   rr2c_call_ck_name[req->call_ck],
 				   rr2c_reply_ck_name[req->reply_ck],
 				   req->nr_rsegs + req->nr_wsegs +
@@ -456,7 +456,7 @@ static u32 rr2c_hdr_len(const struct rr2c *r, const struct rr2c_req *req)
 static bool rr2c_marshal_fits(const struct rr2c *r, const struct rr2c_req *req)
 {
 	const struct xdr_buf *snd = &req->rq.rq_snd_buf;
-	u32 size = min(r->conn.send_inline, r->ep.attr.send_size);
+	u32 size = min(r->link.conn.send_inline, r->link.ep.attr.send_size);
 	u32 hl = snd->head[0].iov_len, ilen, tail_off;
 
 	switch (req->call_ck) {
@@ -500,7 +500,7 @@ int rr2c_marshal_prepare(struct rr2c *r, struct rr2c_req *req)
 		if (!ret && !rr2c_marshal_fits(r, req))
 			ret = -E2BIG;
 		if (ret != -E2BIG || req->call_ck != RR2C_CALL_READ ||
-		    r->conn.vers != RPCRDMA2_VERS_1)
+		    r->link.conn.vers != RPCRDMA2_VERS_1)
 			break;
 		/* the rest of the Call does not fit: all of it in a chunk */
 		rr2c_frwr_unmap_unposted(r, req);
@@ -531,8 +531,8 @@ int rr2c_marshal_post(struct rr2c *r, struct rr2c_req *req)
 	u32 len = 0;
 	int ret;
 
-	lockdep_assert_held(&r->tx_lock);
-	sd = rpcrdma2_pool_get(&r->pool, false);
+	lockdep_assert_held(&r->link.tx_lock);
+	sd = rpcrdma2_pool_get(&r->link.pool, false);
 	if (!sd) {
 		rr2c_frwr_unmap_unposted(r, req);
 		return -ENOBUFS;
@@ -542,13 +542,13 @@ int rr2c_marshal_post(struct rr2c *r, struct rr2c_req *req)
 		wr = rpcrdma2_ep_send_wr(sd, len, 0);
 	if (!wr) {
 		rr2c_frwr_unmap_unposted(r, req);
-		rpcrdma2_pool_put(&r->pool, sd);
+		rpcrdma2_pool_put(&r->link.pool, sd);
 		return ret ? ret : -EIO;
 	}
 	rr2c_marshal_count(r, req);
 	wr = rr2c_frwr_reg_chain(r, req, wr);
-	if (rpcrdma2_ep_post_chain(&r->ep, wr)) {
-		rpcrdma2_pool_put(&r->pool, sd);
+	if (rpcrdma2_ep_post_chain(&r->link.ep, wr)) {
+		rpcrdma2_pool_put(&r->link.pool, sd);
 		return -ENOTCONN;
 	}
 	r->stats.sends++;

@@ -33,7 +33,7 @@
 
 struct ib_device *rr2c_frwr_dev(struct rr2c *r)
 {
-	return r->ep.id->device;
+	return r->link.ep.id->device;
 }
 
 /* Back to the free list: the MR is invalid (or was never posted). */
@@ -113,7 +113,7 @@ static struct rr2c_mr *rr2c_frwr_alloc(struct rr2c *r, struct ib_pd *pd,
 		goto fail;
 	mr->r = r;
 	mr->reg_cqe.done = rr2c_frwr_reg_done;
-	rpcrdma2_ep_cid(&r->ep, &mr->cid);
+	rpcrdma2_ep_cid(&r->link.ep, &mr->cid);
 	mr->state = RR2C_MR_FREE;
 	INIT_LIST_HEAD(&mr->node);
 	return mr;
@@ -147,7 +147,7 @@ static u32 rr2c_frwr_add(struct rr2c *r, u32 n)
 	/* MRs are made while the client may be writing back pages */
 	nofs = memalloc_nofs_save();
 	for (i = 0; i < n; i++) {
-		mr = rr2c_frwr_alloc(r, r->ep.pd, f->depth);
+		mr = rr2c_frwr_alloc(r, r->link.ep.pd, f->depth);
 		if (!mr)
 			break;
 		list_add_tail(&mr->all, &new);
@@ -231,7 +231,7 @@ void rr2c_frwr_init(struct rr2c *r)
  */
 int rr2c_frwr_create(struct rr2c *r)
 {
-	const struct rpcrdma2_dev_attr *da = &r->ep.dattr;
+	const struct rpcrdma2_dev_attr *da = &r->link.ep.dattr;
 	struct rr2c_frwr *f = &r->frwr;
 	u32 per_chunk;
 

@@ -36,7 +36,7 @@ static void rr2c_send_done(struct rpcrdma2_send *sd)
 {
 	struct rr2c *r = sd->ep->priv;
 
-	rpcrdma2_pool_put(&r->pool, sd);
+	rpcrdma2_pool_put(&r->link.pool, sd);
 	if (sd->status != IB_WC_SUCCESS) {
 		if (sd->status != IB_WC_WR_FLUSH_ERR)
 			trace_rpcrdma2_wc_error(&sd->cid, &r->xprt.addr, "send",
@@ -57,18 +57,18 @@ void rr2c_repost(struct rr2c *r, struct rpcrdma2_recv *rv)
 /* Post a control message (credit grant or error) from the reserve. */
 void rr2c_send_ctrl(struct rr2c *r, const void *msg, u32 len)
 {
-	if (rpcrdma2_pool_send_ctrl(&r->pool, msg, len))
+	if (rpcrdma2_pool_send_ctrl(&r->link.pool, msg, len))
 		xprt_force_disconnect(&r->xprt);
 }
 
 /* Send a credit-grant-only message (V2-CRED-08) as a window ack. */
 static void rr2c_send_ack(struct rr2c *r)
 {
-	u32 credit = rr2c_credit(r, r->conn.vers);
+	u32 credit = rr2c_credit(r, r->link.conn.vers);
 	u8 msg[RPCRDMA2_HDRLEN_NOCHUNKS];
 
 	/* never held back, even inside a Call (V2-CONT-03, xfer.c) */
-	if (rpcrdma2_pool_send_ack(&r->pool, msg,
+	if (rpcrdma2_pool_send_ack(&r->link.pool, msg,
 				   rpcrdma2_encode_credit_grant(msg, sizeof(msg),
 								credit)))
 		xprt_force_disconnect(&r->xprt);
@@ -84,14 +84,14 @@ static void rr2c_send_ack(struct rr2c *r)
 static void rr2c_send_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 			    u32 err)
 {
-	u32 credit = rr2c_credit(r, r->conn.vers);
+	u32 credit = rr2c_credit(r, r->link.conn.vers);
 	u8 msg[64];
 	u32 len;
 
-	if (r->conn.vers != RPCRDMA2_VERS_2 || hdr->htype == RDMA2_ERROR)
+	if (r->link.conn.vers != RPCRDMA2_VERS_2 || hdr->htype == RDMA2_ERROR)
 		return;
 	r->stats.errors_sent++;
-	trace_rpcrdma2_clnt_error_sent(&r->xprt.addr, hdr->xid, r->conn.vers,
+	trace_rpcrdma2_clnt_error_sent(&r->xprt.addr, hdr->xid, r->link.conn.vers,
 				       err);
 	len = rpcrdma2_encode_error(msg, sizeof(msg), RPCRDMA2_VERS_2,
 				    hdr->xid, hdr->vers, credit, err, 0, 0);
@@ -132,7 +132,7 @@ static void rr2c_rx_start(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 	/* V2-ERR-26: rdma_xid is the XID of the RPC message it carries */
 	if (!ok || !rpcrdma2_rpc_xid_ok(hdr, payload, plen)) {
 		r->stats.bad_hdrs++;
-		rpcrdma2_reasm_abort(&r->reasm, hdr);
+		rpcrdma2_reasm_abort(&r->link.reasm, hdr);
 		r->rx_bc = false;
 		return;
 	}
@@ -156,7 +156,7 @@ static bool rr2c_recv_msg(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 	bool more = hdr->flags & RDMA2_F_MORE;
 	int held = 0;
 
-	switch (rpcrdma2_reasm_add(&r->reasm, hdr, plen)) {
+	switch (rpcrdma2_reasm_add(&r->link.reasm, hdr, plen)) {
 	case RPCRDMA2_REASM_DISCARD:
 		return false;
 	case RPCRDMA2_REASM_FAULT:
@@ -167,18 +167,18 @@ static bool rr2c_recv_msg(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 	default:
 		break;
 	}
-	if (r->reasm.nmsgs == 1) {
+	if (r->link.reasm.nmsgs == 1) {
 		rr2c_rx_start(r, hdr, payload, plen);
 		if (!r->rx_active)
 			return false;
 	}
-	if (rpcrdma2_seq_ack_due(r->reasm.nmsgs, more))
+	if (rpcrdma2_seq_ack_due(r->link.reasm.nmsgs, more))
 		rr2c_send_ack(r);
 	if (!r->rx_bc) {
 		held = rr2c_reply_part(r, rv, payload, plen, !more);
 		if (held < 0) {
 			/* nothing more of it completes the RPC */
-			rpcrdma2_reasm_abort(&r->reasm, hdr);
+			rpcrdma2_reasm_abort(&r->link.reasm, hdr);
 			rr2c_rx_drop(r);
 			return false;
 		}
@@ -244,16 +244,16 @@ static void rr2c_recv_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 	 * rest (V2-ERR-23) and acknowledges nothing more, so the sequence
 	 * cannot finish on this connection.
 	 */
-	spin_lock(&r->tx_lock);
+	spin_lock(&r->link.tx_lock);
 	if (r->tx_req && r->tx.msgno && r->tx.xid == hdr->xid) {
 		rr2c_tx_abandon(r);
 		cut = true;
 	}
-	spin_unlock(&r->tx_lock);
+	spin_unlock(&r->link.tx_lock);
 	if (cut)
 		xprt_force_disconnect(&r->xprt);
 	if (r->rx_active && !r->rx_bc && r->rx_xid == hdr->xid) {
-		rpcrdma2_reasm_abort(&r->reasm, hdr);
+		rpcrdma2_reasm_abort(&r->link.reasm, hdr);
 		rr2c_rx_reset(r);
 	}
 	rq = rr2c_reply_pin(r, hdr->xid);
@@ -267,7 +267,7 @@ static void rr2c_negotiate(struct rr2c *r, const void *buf, u32 len)
 	enum rpcrdma2_nego n;
 	u32 outlen;
 
-	n = rpcrdma2_nego_client_recv(&r->conn, &r->local, buf, len,
+	n = rpcrdma2_nego_client_recv(&r->link.conn, &r->link.local, buf, len,
 				      out, sizeof(out), &outlen);
 	if (outlen)
 		rr2c_send_ctrl(r, out, outlen);	/* V2-ERR-31: BAD_PROPVAL */
@@ -389,18 +389,18 @@ static bool rr2c_recv_chunks(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 	bool held = false;
 	int status;
 
-	switch (rpcrdma2_reasm_add(&r->reasm, hdr, plen)) {
+	switch (rpcrdma2_reasm_add(&r->link.reasm, hdr, plen)) {
 	case RPCRDMA2_REASM_DISCARD:
 		return false;
 	case RPCRDMA2_REASM_DONE:
 		break;
 	default:
-		rpcrdma2_reasm_abort(&r->reasm, hdr);
+		rpcrdma2_reasm_abort(&r->link.reasm, hdr);
 		rr2c_rx_drop(r);
 		r->stats.bad_hdrs++;
 		return false;
 	}
-	if (r->reasm.nmsgs > 1) {
+	if (r->link.reasm.nmsgs > 1) {
 		/* the end of the forward Reply being received */
 		if (!r->rx_active || r->rx_bc || r->rx_xid != hdr->xid) {
 			rr2c_rx_drop(r);
@@ -449,9 +449,9 @@ static void rr2c_recv_rejected(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 	 * Nothing may come between a sequence's messages (V2-CONT-03), and the
 	 * rest of a rejected one is dropped unread (V2-ERR-23).
 	 */
-	if (r->reasm.active)
+	if (r->link.reasm.active)
 		rr2c_rx_drop(r);
-	rpcrdma2_reasm_abort(&r->reasm, hdr);
+	rpcrdma2_reasm_abort(&r->link.reasm, hdr);
 	switch (verdict) {
 	case RDMA2_ERR_INVAL_HTYPE:
 		rr2c_send_error(r, hdr, verdict);
@@ -468,107 +468,135 @@ static void rr2c_recv_rejected(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 	}
 }
 
-/* One message on a settled connection, in the order they came. */
-static void rr2c_recv_process(struct rr2c *r, struct rpcrdma2_recv *rv)
+/* ---- the link's callbacks (shared/link.c) ---- */
+
+static struct rr2c *rr2c_of(struct rpcrdma2_link *l)
 {
-	struct rpcrdma2_limits lim = rr2c_reply_limits;
-	struct rpcrdma2_hdr hdr;
-	bool held = false;
-	int ret;
+	return container_of(l, struct rr2c, link);
+}
 
-	lim.xchar = r->conn.xch.on;	/* else INVAL_HTYPE (XCH-XOP-11) */
-	ret = rpcrdma2_decode_hdr(rv->buf, rv->len, r->conn.vers, &lim, &hdr);
-	/* V2-RDIR-15: as a Responder the client takes no chunks */
-	if (!ret && rpcrdma2_hdr_has_chunks(&hdr) &&
-	    rr2c_is_reverse_call(&hdr, rv))
-		ret = rpcrdma2_decode_hdr(rv->buf, rv->len, r->conn.vers,
-					  &rr2c_limits, &hdr);
-	trace_rpcrdma2_recv(&r->xprt.addr, rv->len, ret, &hdr);
-	if (!ret && hdr.vers != r->conn.vers)		/* V2-FRAME-24 */
-		ret = RPCRDMA2_DROP;
-	if (!ret)		/* V2-PROP-13: CONNPROP is once per connection */
-		ret = rpcrdma2_nego_settled_check(&r->conn, &hdr);
-	if (ret) {
-		rr2c_recv_rejected(r, &hdr, ret);
-		goto repost;
+static void rr2c_link_failed(struct rpcrdma2_link *l, struct rpcrdma2_recv *rv)
+{
+	struct rr2c *r = rr2c_of(l);
+
+	rr2c_rx_drop(r);
+	if (!r->link.conn.vers && !completion_done(&r->nego_done)) {
+		r->nego = RPCRDMA2_NEGO_FAIL;
+		r->nego_lost = true;
+		complete(&r->nego_done);
 	}
-	/* a reverse Call's credit word is not a grant for our Calls */
-	if (hdr.htype != RDMA2_MSG ||
-	    (hdr.vers == RPCRDMA2_VERS_2 ? hdr.flags & RDMA2_F_RESPONSE :
-	     !(r->reasm.active ? r->rx_bc :
-	       rpcrdma2_rpc_is_call((u8 *)rv->buf + hdr.hdrlen,
-				    rv->len - hdr.hdrlen))))
-		rr2c_set_grant(r, hdr.xid,
-			       rpcrdma2_credit_in(hdr.vers, hdr.credit));
-	if (rpcrdma2_is_credit_grant(&hdr)) {
-		bool ack;
+	xprt_force_disconnect(&r->xprt);
+}
 
+/* Settlement messages are the negotiation's alone: never an RPC. */
+static bool rr2c_link_negotiate(struct rpcrdma2_link *l,
+				struct rpcrdma2_recv *rv)
+{
+	rr2c_negotiate(rr2c_of(l), rv->buf, rv->len);
+	return false;
+}
+
+static void rr2c_link_limits(struct rpcrdma2_link *l,
+			     struct rpcrdma2_limits *lim)
+{
+	*lim = rr2c_reply_limits;
+}
+
+/* V2-RDIR-15: as a Responder the client takes no chunks */
+static int rr2c_link_recheck(struct rpcrdma2_link *l, struct rpcrdma2_recv *rv,
+			     struct rpcrdma2_hdr *hdr)
+{
+	if (!rpcrdma2_hdr_has_chunks(hdr) || !rr2c_is_reverse_call(hdr, rv))
+		return 0;
+	return rpcrdma2_decode_hdr(rv->buf, rv->len, l->conn.vers,
+				   &rr2c_limits, hdr);
+}
+
+static void rr2c_link_reject(struct rpcrdma2_link *l,
+			     const struct rpcrdma2_hdr *hdr, int verdict)
+{
+	rr2c_recv_rejected(rr2c_of(l), hdr, verdict);
+}
+
+/* a reverse Call's credit word is not a grant for our Calls */
+static void rr2c_link_taken(struct rpcrdma2_link *l,
+			    const struct rpcrdma2_hdr *hdr,
+			    struct rpcrdma2_recv *rv)
+{
+	struct rr2c *r = rr2c_of(l);
+
+	if (hdr->htype != RDMA2_MSG ||
+	    (hdr->vers == RPCRDMA2_VERS_2 ? hdr->flags & RDMA2_F_RESPONSE :
+	     !(r->link.reasm.active ? r->rx_bc :
+	       rpcrdma2_rpc_is_call((u8 *)rv->buf + hdr->hdrlen,
+				    rv->len - hdr->hdrlen))))
+		rr2c_set_grant(r, hdr->xid,
+			       rpcrdma2_credit_in(hdr->vers, hdr->credit));
+	if (rpcrdma2_is_credit_grant(hdr))
 		r->stats.grants++;
-		spin_lock(&r->tx_lock);
-		ack = rpcrdma2_seq_grant(&r->seq);
-		spin_unlock(&r->tx_lock);
-		if (ack)
-			xprt_write_space(&r->xprt);
-		goto repost;
-	}
-	switch (hdr.htype) {
-	case RDMA2_MSG:
-		if (rpcrdma2_hdr_has_chunks(&hdr))
-			held = rr2c_recv_chunks(r, &hdr, rv);
-		else
-			held = rr2c_recv_msg(r, &hdr, rv);
-		break;
-	case RDMA2_ERROR:
-		if (!rr2c_xch_refused(r, &hdr))
-			rr2c_recv_error(r, &hdr, rv);
-		break;
-	case RDMA2_NOMSG:
-		/* the codec let through only a NOMSG with chunks (erratum E-07) */
-		if (!rr2c_is_reverse_call(&hdr, rv)) {
-			held = rr2c_recv_chunks(r, &hdr, rv);
-			break;
-		}
-		fallthrough;
-	default:
-		if (rpcrdma2_xch_htype(hdr.htype)) {	/* only when on */
-			rr2c_xch_recv(r, &hdr);
-			break;
-		}
-		r->stats.bad_hdrs++;
-		break;
-	}
-repost:
-	/* a Receive held for its Reply is reposted by rr2c_reply_finish() */
-	if (!held)
-		rr2c_repost(r, rv);
 }
 
-static void rr2c_recv_done(struct rpcrdma2_recv *rv)
+static void rr2c_link_room(struct rpcrdma2_link *l)
 {
-	struct rr2c *r = rv->ep->priv;
-
-	if (rv->status != IB_WC_SUCCESS) {
-		if (rv->status != IB_WC_WR_FLUSH_ERR)
-			trace_rpcrdma2_wc_error(&rv->cid, &r->xprt.addr, "recv",
-						rv->status);
-		rr2c_rx_drop(r);
-		if (!r->conn.vers && !completion_done(&r->nego_done)) {
-			r->nego = RPCRDMA2_NEGO_FAIL;
-			r->nego_lost = true;
-			complete(&r->nego_done);
-		}
-		xprt_force_disconnect(&r->xprt);
-		return;
-	}
-	rpcrdma2_ep_recv_sync(rv);
-	r->stats.recvs++;
-	if (!r->conn.vers) {
-		rr2c_negotiate(r, rv->buf, rv->len);
-		rr2c_repost(r, rv);
-		return;
-	}
-	rr2c_recv_process(r, rv);
+	xprt_write_space(&rr2c_of(l)->xprt);
 }
+
+static bool rr2c_link_msg(struct rpcrdma2_link *l,
+			  const struct rpcrdma2_hdr *hdr,
+			  struct rpcrdma2_recv *rv)
+{
+	struct rr2c *r = rr2c_of(l);
+
+	if (hdr->htype == RDMA2_NOMSG) {
+		/* the codec let through only a NOMSG with chunks (erratum E-07) */
+		if (!rr2c_is_reverse_call(hdr, rv))
+			return rr2c_recv_chunks(r, hdr, rv);
+		r->stats.bad_hdrs++;
+		return false;
+	}
+	if (rpcrdma2_hdr_has_chunks(hdr))
+		return rr2c_recv_chunks(r, hdr, rv);
+	return rr2c_recv_msg(r, hdr, rv);
+}
+
+static void rr2c_link_error(struct rpcrdma2_link *l,
+			    const struct rpcrdma2_hdr *hdr,
+			    struct rpcrdma2_recv *rv)
+{
+	struct rr2c *r = rr2c_of(l);
+
+	if (!rr2c_xch_refused(r, hdr))
+		rr2c_recv_error(r, hdr, rv);
+}
+
+static void rr2c_link_xch(struct rpcrdma2_link *l,
+			  const struct rpcrdma2_hdr *hdr)
+{
+	rr2c_xch_recv(rr2c_of(l), hdr);
+}
+
+/* a Receive held for its Reply is reposted by rr2c_reply_finish() */
+static void rr2c_link_repost(struct rpcrdma2_link *l, struct rpcrdma2_recv *rv)
+{
+	rr2c_repost(rr2c_of(l), rv);
+}
+
+const struct rpcrdma2_link_ops rr2c_link_ops = {
+	.recv_failed	= rr2c_link_failed,
+	.negotiate	= rr2c_link_negotiate,
+	.limits		= rr2c_link_limits,
+	.recheck	= rr2c_link_recheck,
+	.reject		= rr2c_link_reject,
+	.taken		= rr2c_link_taken,
+	.room		= rr2c_link_room,
+	.msg		= rr2c_link_msg,
+	.error		= rr2c_link_error,
+	.xch		= rr2c_link_xch,
+	.repost		= rr2c_link_repost,
+	.vers_mismatch	= RPCRDMA2_DROP,		/* V2-FRAME-24 */
+	.fail_room	= RPCRDMA2_FAIL_SEND_STALL,
+	.fail_post	= RPCRDMA2_FAIL_NR,
+};
 
 /* The endpoint is going: its MRs go before the PD. */
 static void rr2c_ep_release(struct rpcrdma2_ep *ep)
@@ -577,7 +605,7 @@ static void rr2c_ep_release(struct rpcrdma2_ep *ep)
 }
 
 const struct rpcrdma2_ep_ops rr2c_ep_ops = {
-	.recv_done	= rr2c_recv_done,
+	.recv_done	= rpcrdma2_link_recv_done,
 	.send_done	= rr2c_send_done,
 	.release	= rr2c_ep_release,
 	.removing	= rr2c_ep_removing,

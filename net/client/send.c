@@ -55,10 +55,10 @@ static u32 rr2c_recvs_for(struct rr2c *r, u32 grant)
 	 * swap device's writeback may need this very connection), fail
 	 * instead and keep the window where the Receives are
 	 */
-	if (READ_ONCE(r->ep.nr_recv_made) >= grant + extra)
+	if (READ_ONCE(r->link.ep.nr_recv_made) >= grant + extra)
 		return grant;
 	mutex_lock(&r->recv_lock);
-	made = rpcrdma2_ep_grow_recvs(&r->ep, grant + extra,
+	made = rpcrdma2_ep_grow_recvs(&r->link.ep, grant + extra,
 				      GFP_NOWAIT | __GFP_NOMEMALLOC);
 	mutex_unlock(&r->recv_lock);
 	/* at least RR2C_RECV_INIT credits' worth: made with the endpoint */
@@ -79,7 +79,7 @@ static u32 rr2c_recvs_for(struct rr2c *r, u32 grant)
  */
 u32 rr2c_credit(const struct rr2c *r, u32 vers)
 {
-	u32 made = READ_ONCE(r->ep.nr_recv_made);
+	u32 made = READ_ONCE(r->link.ep.nr_recv_made);
 
 	if (vers == RPCRDMA2_VERS_1)
 		return rpcrdma2_credit_out(vers, r->credits);
@@ -110,7 +110,7 @@ void rr2c_set_grant(struct rr2c *r, u32 xid, u32 grant)
 	if (xprt->cwnd != grant << RPC_CWNDSHIFT) {
 		raised = xprt->cwnd < grant << RPC_CWNDSHIFT;
 		xprt->cwnd = grant << RPC_CWNDSHIFT;
-		trace_rpcrdma2_clnt_grant(&xprt->addr, xid, r->conn.vers,
+		trace_rpcrdma2_clnt_grant(&xprt->addr, xid, r->link.conn.vers,
 					  grant);
 	}
 	/* as sunrpc does when a credit comes back: no longer congested */
@@ -142,8 +142,7 @@ void rr2c_tx_abandon(struct rr2c *r)
 /* Is there room for the next Send of the message being cut? */
 static bool rr2c_has_room(struct rr2c *r)
 {
-	return rpcrdma2_seq_may_send(&r->seq, r->tx.msgno + 1) &&
-	       rpcrdma2_pool_avail(&r->pool);
+	return rpcrdma2_link_has_room(&r->link, r->tx.msgno + 1);
 }
 
 /*
@@ -156,7 +155,7 @@ int rr2c_wait_room(struct rr2c *r)
 {
 	if (trace_rpcrdma2_clnt_wait_enabled())
 		trace_rpcrdma2_clnt_wait(&r->xprt.addr, r->tx.xid,
-					 rpcrdma2_seq_may_send(&r->seq,
+					 rpcrdma2_seq_may_send(&r->link.seq,
 							       r->tx.msgno + 1) ?
 					 "no Send buffer" :
 					 "continuation window full",
@@ -203,13 +202,13 @@ static int rr2c_wait_chunks(struct rr2c *r, struct rr2c_req *req)
 	if (trace_rpcrdma2_clnt_wait_enabled())
 		trace_rpcrdma2_clnt_wait(&r->xprt.addr,
 					 be32_to_cpu(req->rq.rq_xid),
-					 rpcrdma2_pool_avail(&r->pool) ?
+					 rpcrdma2_pool_avail(&r->link.pool) ?
 					 "no free MR" : "no Send buffer", 1);
 	r->stats.write_waits++;
 	xprt_wait_for_buffer_space(&r->xprt);
 	/* the flag before the look: pairs with the completions' wakeups */
 	smp_mb__after_atomic();
-	if (rpcrdma2_pool_avail(&r->pool) && rr2c_frwr_room(r))
+	if (rpcrdma2_pool_avail(&r->link.pool) && rr2c_frwr_room(r))
 		xprt_write_space(&r->xprt);
 	return -EAGAIN;
 }
@@ -228,7 +227,7 @@ static int rr2c_stage_alloc(struct rr2c *r, struct rr2c_req *req)
 	u8 *stage;
 
 	if (req->reply_ck != RR2C_REPLY_WRITE ||
-	    r->conn.vers != RPCRDMA2_VERS_2 || READ_ONCE(r->rx_stage))
+	    r->link.conn.vers != RPCRDMA2_VERS_2 || READ_ONCE(r->rx_stage))
 		return 0;
 	/* the client may be writing back pages */
 	nofs = memalloc_nofs_save();
@@ -277,7 +276,7 @@ static int rr2c_too_big(struct rr2c *r, struct rpc_rqst *rq, int ret)
 {
 	r->stats.too_big++;
 	trace_rpcrdma2_clnt_too_big(&r->xprt.addr, be32_to_cpu(rq->rq_xid),
-				    r->conn.vers, 0, rq->rq_snd_buf.len);
+				    r->link.conn.vers, 0, rq->rq_snd_buf.len);
 	return ret == -ENOTCONN ? ret : rr2c_fail_rqst(r, rq, -EMSGSIZE);
 }
 
@@ -314,7 +313,7 @@ static int rr2c_send_prepare(struct rr2c *r, struct rr2c_req *req)
 		return ret;
 	case -E2BIG:
 		/* Version 2: continuation carries it without chunks */
-		if (r->conn.vers == RPCRDMA2_VERS_2)
+		if (r->link.conn.vers == RPCRDMA2_VERS_2)
 			return 0;
 		fallthrough;
 	default:
@@ -332,11 +331,11 @@ static int rr2c_send_chunks(struct rr2c *r, struct rr2c_req *req)
 	ret = rr2c_marshal_post(r, req);
 	switch (ret) {
 	case 0:
-		rpcrdma2_seq_start(&r->seq, 1);
+		rpcrdma2_seq_start(&r->link.seq, 1);
 		rq->rq_bytes_sent = 0;
 		rq->rq_xmit_bytes_sent += rq->rq_snd_buf.len;
 		trace_rpcrdma2_clnt_call(&r->xprt.addr, be32_to_cpu(rq->rq_xid),
-					 r->conn.vers, 1, rq->rq_snd_buf.len);
+					 r->link.conn.vers, 1, rq->rq_snd_buf.len);
 		return 0;
 	case -ENOBUFS:
 		return rr2c_wait_chunks(r, req);
@@ -355,19 +354,19 @@ static int rr2c_tx_begin(struct rr2c *r, struct rpc_rqst *req)
 	u32 nmsgs, pulled;
 
 	r->tx = (struct rpcrdma2_tx){
-		.vers		= r->conn.vers,
+		.vers		= r->link.conn.vers,
 		.xid		= be32_to_cpu(req->rq_xid),
-		.credit		= rr2c_credit(r, r->conn.vers),
+		.credit		= rr2c_credit(r, r->link.conn.vers),
 		/*
 		 * V2-FRAME-08: RESPONSE is the msg_type; V2-RDIR-09.  A
 		 * reverse Reply has its Call's XID (V2-RDIR-07, BC1-RDIR-12)
 		 * and the connection's version (V2-RDIR-08).
 		 */
 		.flags		= bc_prealloc(req) ? RDMA2_F_RESPONSE : 0,
-		.inline_size	= r->conn.send_inline,
+		.inline_size	= r->link.conn.send_inline,
 		/* a reverse Reply within the server's BRS (V2-RDIR-12) */
 		.single		= bc_prealloc(req) &&
-				  rpcrdma2_rdir_single(&r->conn),
+				  rpcrdma2_rdir_single(&r->link.conn),
 		.payload	= &req->rq_snd_buf,
 	};
 	nmsgs = rpcrdma2_tx_nmsgs(&r->tx);
@@ -398,19 +397,18 @@ int rr2c_op_send_request(struct rpc_rqst *req)
 {
 	struct rpc_xprt *xprt = req->rq_xprt;
 	struct rr2c *r = rr2c(xprt);
-	struct rpcrdma2_send *sd;
-	int more, ret, chunks = 0;
+	int ret, chunks = 0;
 	bool resuming;
-	u32 len;
+	u32 sent;
 
 	if (!xprt_connected(xprt))
 		return -ENOTCONN;
 	ret = rr2c_alloc_sparse_pages(&req->rq_rcv_buf);
 	if (ret)
 		return ret;
-	spin_lock(&r->tx_lock);
+	spin_lock(&r->link.tx_lock);
 	resuming = rr2c_tx_is(r, req);
-	spin_unlock(&r->tx_lock);
+	spin_unlock(&r->link.tx_lock);
 	/*
 	 * A continued Call cut part way is finished whatever came meanwhile
 	 * (V2-CONT-03): its sequence holds the connection's send side, and
@@ -450,13 +448,13 @@ int rr2c_op_send_request(struct rpc_rqst *req)
 		return -EBADSLT;
 	}
 
-	spin_lock(&r->tx_lock);
+	spin_lock(&r->link.tx_lock);
 	if (!rr2c_tx_is(r, req)) {
 		if (r->tx_req && r->tx.msgno &&
 		    r->tx_cookie == xprt->connect_cookie) {
 			/* another message was left half cut */
 			rr2c_tx_abandon(r);
-			spin_unlock(&r->tx_lock);
+			spin_unlock(&r->link.tx_lock);
 			if (chunks)
 				rr2c_frwr_unmap_unposted(r, rr2c_req(req));
 			xprt_force_disconnect(xprt);
@@ -464,78 +462,57 @@ int rr2c_op_send_request(struct rpc_rqst *req)
 		}
 		if (chunks) {
 			ret = rr2c_send_chunks(r, rr2c_req(req));
-			spin_unlock(&r->tx_lock);
+			spin_unlock(&r->link.tx_lock);
 			return ret;
 		}
 		ret = rr2c_tx_begin(r, req);
 		if (ret < 0) {
-			spin_unlock(&r->tx_lock);
+			spin_unlock(&r->link.tx_lock);
 			return ret;
 		}
 	}
-	do {
-		if (!rpcrdma2_seq_may_send(&r->seq, r->tx.msgno + 1))
-			goto wait;
-		sd = rpcrdma2_pool_get(&r->pool, false);
-		if (!sd)
-			goto wait;
+	sent = r->tx.msgno;
+	ret = rpcrdma2_link_pump(&r->link, &r->tx, r->tx_nmsgs, 0, NULL);
+	r->stats.sends += r->tx.msgno - sent;
+	if (r->tx.msgno)
+		req->rq_bytes_sent = r->tx.off + 1;	/* in progress */
+	switch (ret) {
+	case -EAGAIN:
+		ret = rr2c_wait_room(r);
+		spin_unlock(&r->link.tx_lock);
+		return ret;
+	case -ENOBUFS:
 		/*
 		 * injected: no room, as when the peer withholds it; the
-		 * task tries again a moment later (-ENOBUFS), until the
-		 * site is disarmed, so nothing needs to wake it
+		 * task tries again a moment later (call_transmit_status(),
+		 * HZ/4), until the site is disarmed, so nothing needs to
+		 * wake it
 		 */
-		if (rpcrdma2_fail(RPCRDMA2_FAIL_SEND_STALL)) {
-			rpcrdma2_pool_put(&r->pool, sd);
-			goto stall;
-		}
-		/*
-		 * Count the acknowledgments owed only once something is
-		 * sent: a message dropped before its first Send owes none.
-		 */
-		if (!r->tx.msgno) {
-			rpcrdma2_seq_start(&r->seq, r->tx_nmsgs);
-			/* V2-CONT-03: errors wait for the end (xfer.c) */
-			if (r->tx_nmsgs > 1)
-				rpcrdma2_pool_seq_begin(&r->pool);
-		}
-		more = rpcrdma2_tx_next(&r->tx, sd->buf, &len);
-		ret = more < 0 ? more : rpcrdma2_ep_post_send(sd, len, 0);
-		if (ret) {
-			rpcrdma2_pool_put(&r->pool, sd);
-			rpcrdma2_pool_seq_abort(&r->pool);
-			r->tx_req = NULL;
-			spin_unlock(&r->tx_lock);
-			xprt_force_disconnect(xprt);
-			return -ENOTCONN;
-		}
-		r->stats.sends++;
-		req->rq_bytes_sent = r->tx.off + 1;	/* in progress */
-	} while (more);
+		r->stats.write_waits++;
+		spin_unlock(&r->link.tx_lock);
+		return -ENOBUFS;
+	case -ENOTCONN:
+		rpcrdma2_link_pump_abort(&r->link, &r->tx, r->tx_nmsgs);
+		r->tx_req = NULL;
+		spin_unlock(&r->link.tx_lock);
+		xprt_force_disconnect(xprt);
+		return -ENOTCONN;
+	}
 	r->tx_req = NULL;
-	/* what was held goes out now; if it cannot, the peer waits for it */
-	ret = r->tx_nmsgs > 1 ? rpcrdma2_pool_seq_end(&r->pool) : 0;
-	spin_unlock(&r->tx_lock);
+	spin_unlock(&r->link.tx_lock);
+	/* -EPIPE: the Call is out, what waited behind it is not */
 	if (ret)
 		xprt_force_disconnect(xprt);
 	req->rq_bytes_sent = 0;
 	req->rq_xmit_bytes_sent += req->rq_snd_buf.len;
 	if (bc_prealloc(req))
 		trace_rpcrdma2_clnt_bc_reply(&xprt->addr, r->tx.xid,
-					     r->conn.vers, r->tx.msgno,
+					     r->link.conn.vers, r->tx.msgno,
 					     req->rq_snd_buf.len);
 	else
-		trace_rpcrdma2_clnt_call(&xprt->addr, r->tx.xid, r->conn.vers,
+		trace_rpcrdma2_clnt_call(&xprt->addr, r->tx.xid, r->link.conn.vers,
 					 r->tx.msgno, req->rq_snd_buf.len);
 	return 0;
-
-wait:
-	ret = rr2c_wait_room(r);
-	spin_unlock(&r->tx_lock);
-	return ret;
-stall:
-	r->stats.write_waits++;
-	spin_unlock(&r->tx_lock);
-	return -ENOBUFS;	/* call_transmit_status(): retry in HZ/4 */
 }
 
 /*
@@ -548,14 +525,14 @@ void rr2c_op_abort_send_request(struct rpc_rqst *req)
 	struct rr2c *r = rr2c(req->rq_xprt);
 	bool abandoned = false;
 
-	spin_lock(&r->tx_lock);
+	spin_lock(&r->link.tx_lock);
 	if (rr2c_tx_is(r, req)) {
 		abandoned = r->tx.msgno;
 		if (abandoned)
 			rr2c_tx_abandon(r);
 		r->tx_req = NULL;
 	}
-	spin_unlock(&r->tx_lock);
+	spin_unlock(&r->link.tx_lock);
 	if (abandoned)
 		xprt_force_disconnect(req->rq_xprt);
 }

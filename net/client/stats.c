@@ -97,9 +97,9 @@ static const char *rr2c_fallback_name(enum rr2c_fallback fb)
 
 static const char *rr2c_xch_name(const struct rr2c *r)
 {
-	if (r->conn.xch.on)
+	if (r->link.conn.xch.on)
 		return "on";
-	return r->conn.xch.refused ? "refused" : "off";
+	return r->link.conn.xch.refused ? "refused" : "off";
 }
 
 static void rr2c_show_conn(struct seq_file *m, struct rr2c *r)
@@ -108,9 +108,9 @@ static void rr2c_show_conn(struct seq_file *m, struct rr2c *r)
 
 	seq_printf(m, "peer %s\n", xprt->address_strings[RPC_DISPLAY_ADDR]);
 	seq_printf(m, "connected %d\n", xprt_connected(xprt) ? 1 : 0);
-	seq_printf(m, "vers %u\n", READ_ONCE(r->conn.vers));
-	seq_printf(m, "inline %u/%u\n", READ_ONCE(r->conn.send_inline),
-		   READ_ONCE(r->conn.recv_inline));
+	seq_printf(m, "vers %u\n", READ_ONCE(r->link.conn.vers));
+	seq_printf(m, "inline %u/%u\n", READ_ONCE(r->link.conn.send_inline),
+		   READ_ONCE(r->link.conn.recv_inline));
 	seq_printf(m, "max_payload %zu\n", READ_ONCE(xprt->max_payload));
 	/* asked for; granted by the server (the window); in use now */
 	seq_printf(m, "credits %u\n", READ_ONCE(r->credits));
@@ -119,26 +119,26 @@ static void rr2c_show_conn(struct seq_file *m, struct rr2c *r)
 	seq_printf(m, "credits_in_use %lu\n",
 		   READ_ONCE(xprt->cong) >> RPC_CWNDSHIFT);
 	/* Receives made: one per credit granted, and the extra ones */
-	seq_printf(m, "receives %u\n", READ_ONCE(r->ep.nr_recv_made));
+	seq_printf(m, "receives %u\n", READ_ONCE(r->link.ep.nr_recv_made));
 	seq_printf(m, "slots %u\n", r->nr_slots);
 	/* the seed 004 exchange on this connection (xchar=1) */
 	seq_printf(m, "xch %s\n", rr2c_xch_name(r));
-	seq_printf(m, "xch_sent %u\n", READ_ONCE(r->conn.xch.sent));
-	seq_printf(m, "xch_received %u\n", READ_ONCE(r->conn.xch.received));
+	seq_printf(m, "xch_sent %u\n", READ_ONCE(r->link.conn.xch.sent));
+	seq_printf(m, "xch_received %u\n", READ_ONCE(r->link.conn.xch.received));
 	/*
 	 * Reverse direction: the level this end takes reverse Calls at
 	 * and the one the server takes reverse Replies at (BRS, V2-RDIR-10);
 	 * Version 1 has RFC 8167's, inline only
 	 */
-	if (READ_ONCE(r->conn.vers) == RPCRDMA2_VERS_2) {
-		seq_printf(m, "brs %s\n", rpcrdma2_rvrsdir_name(r->local.brs));
+	if (READ_ONCE(r->link.conn.vers) == RPCRDMA2_VERS_2) {
+		seq_printf(m, "brs %s\n", rpcrdma2_rvrsdir_name(r->link.local.brs));
 		seq_printf(m, "peer_brs %s\n",
-			   rpcrdma2_rvrsdir_name(r->conn.peer_props.brs));
+			   rpcrdma2_rvrsdir_name(r->link.conn.peer_props.brs));
 	} else {
 		seq_puts(m, "brs rfc8167\npeer_brs rfc8167\n");
 	}
 	/* octets of HOSTAUTH the server sent (V2-PROP-09), 0 for none */
-	seq_printf(m, "hostauth %u\n", READ_ONCE(r->conn.peer_hostauth_len));
+	seq_printf(m, "hostauth %u\n", READ_ONCE(r->link.conn.peer_hostauth_len));
 	/* why this transport offers less than rdmavers (V2-FRAME-19) */
 	seq_printf(m, "fallback %s\n", rr2c_fallback_name(r->fallback));
 	seq_printf(m, "v2_lost %u\n", READ_ONCE(r->v2_lost));
@@ -153,7 +153,7 @@ static void rr2c_show_counters(struct seq_file *m, struct rr2c *r)
 	} c[] = {
 		{ "sends", st->sends },
 		{ "continued", st->cont_msgs },
-		{ "recvs", st->recvs },
+		{ "recvs", r->link.recvs },
 		{ "grants", st->grants },
 		{ "errors", st->errors },
 		{ "bad_hdrs", st->bad_hdrs },

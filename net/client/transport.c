@@ -251,7 +251,7 @@ static struct rpc_xprt *rpcrdma2_clnt_setup(struct xprt_create *args)
 	xprt->cwnd = RPC_CWNDSCALE;	/* one credit until granted */
 
 	r->vers_cap = RPCRDMA2_VERS_2;
-	spin_lock_init(&r->tx_lock);
+	rpcrdma2_link_init(&r->link, &rr2c_link_ops, &r->xprt.addr);
 	mutex_init(&r->recv_lock);
 	init_completion(&r->cm_done);
 	init_completion(&r->nego_done);

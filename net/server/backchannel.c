@@ -51,9 +51,9 @@ static struct xprt_class rr2b_class;
  */
 static bool rr2s_bc_allowed(const struct rr2s_conn *c)
 {
-	return c->conn.vers != RPCRDMA2_VERS_2 ||
-	       (READ_ONCE(c->conn.peer_props.brs) != RDMA2_RVRSDIR_NONE &&
-		c->local.brs != RDMA2_RVRSDIR_NONE);
+	return c->link.conn.vers != RPCRDMA2_VERS_2 ||
+	       (READ_ONCE(c->link.conn.peer_props.brs) != RDMA2_RVRSDIR_NONE &&
+		c->link.local.brs != RDMA2_RVRSDIR_NONE);
 }
 
 /**
@@ -65,9 +65,9 @@ static bool rr2s_bc_allowed(const struct rr2s_conn *c)
  */
 const char *rr2s_bc_level(const struct rr2s_conn *c)
 {
-	if (c->conn.vers != RPCRDMA2_VERS_2)
+	if (c->link.conn.vers != RPCRDMA2_VERS_2)
 		return "rfc8167";
-	return rpcrdma2_rvrsdir_name(c->conn.peer_props.brs);
+	return rpcrdma2_rvrsdir_name(c->link.conn.peer_props.brs);
 }
 
 static int rr2b_send_request(struct rpc_rqst *req)
@@ -95,7 +95,7 @@ static int rr2b_send_request(struct rpc_rqst *req)
 	if (!xprt_request_get_cong(req->rq_xprt, req))
 		return -EBADSLT;
 	/* continued only to a client at BRS CONT or above (V2-RDIR-12) */
-	tx.single = rpcrdma2_rdir_single(&c->conn);
+	tx.single = rpcrdma2_rdir_single(&c->link.conn);
 	mutex_lock(&sx->xpt_mutex);
 	if (!svc_xprt_is_dead(sx))
 		ret = rr2s_send_msg(c, &tx);

@@ -25,7 +25,7 @@
 
 void rr2s_send_ctrl(struct rr2s_conn *c, const void *msg, u32 len)
 {
-	if (rpcrdma2_pool_send_ctrl(&c->pool, msg, len))
+	if (rpcrdma2_pool_send_ctrl(&c->link.pool, msg, len))
 		rr2s_close(c);
 }
 
@@ -38,7 +38,7 @@ void rr2s_send_grant(struct rr2s_conn *c)
 
 	rr2s_stat_inc(RR2S_STAT_GRANTS);
 	/* never held back, even inside a Reply (V2-CONT-03, xfer.c) */
-	if (rpcrdma2_pool_send_ack(&c->pool, msg, len))
+	if (rpcrdma2_pool_send_ack(&c->link.pool, msg, len))
 		rr2s_close(c);
 }
 
@@ -72,7 +72,7 @@ void rr2s_send_error_args(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 bool rr2s_send_error_ctx(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 			 int verdict, u32 arg0, u32 arg1, void *ctx)
 {
-	u32 vers = c->conn.vers, err = verdict;
+	u32 vers = c->link.conn.vers, err = verdict;
 	u8 msg[64];
 
 	if (verdict == RPCRDMA2_DROP || h->htype == RDMA2_ERROR)
@@ -81,7 +81,7 @@ bool rr2s_send_error_ctx(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 		err = rpcrdma2_v1_errcode(verdict);
 	trace_rpcrdma2_svc_error(&c->b.xprt.xpt_remote, h->xid, vers, err);
 	rr2s_stat_error(verdict);
-	if (!rpcrdma2_pool_send_ctrl_ctx(&c->pool, msg,
+	if (!rpcrdma2_pool_send_ctrl_ctx(&c->link.pool, msg,
 					 rpcrdma2_encode_error(msg, sizeof(msg),
 							       vers, h->xid,
 							       h->vers,
@@ -98,7 +98,7 @@ void rr2s_send_error(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 		     int verdict, u32 arg)
 {
 	/* ERR_VERS carries low and high (V2-ERR-13) */
-	rr2s_send_error_args(c, h, verdict, arg, c->local.max_vers);
+	rr2s_send_error_args(c, h, verdict, arg, c->link.local.max_vers);
 }
 
 void rr2s_grant_worker(struct work_struct *work)
@@ -121,7 +121,7 @@ void rr2s_grant_worker(struct work_struct *work)
 		 * V2-FRAME-24: a Version 1 connection carries no Version 2
 		 * message; there the next Reply's credit field says it.
 		 */
-		if (c->conn.vers == RPCRDMA2_VERS_2)
+		if (c->link.conn.vers == RPCRDMA2_VERS_2)
 			rr2s_send_grant(c);
 	}
 	mutex_unlock(&xprt->xpt_mutex);

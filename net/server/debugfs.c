@@ -55,14 +55,14 @@ static const char *rr2s_dbg_state(const struct rr2s_conn *c)
 		return "dead";
 	if (test_bit(XPT_CLOSE, flags))
 		return "closing";
-	return READ_ONCE(c->conn.vers) ? "up" : "negotiating";
+	return READ_ONCE(c->link.conn.vers) ? "up" : "negotiating";
 }
 
 static const char *rr2s_dbg_xch(const struct rr2s_conn *c)
 {
-	if (c->conn.xch.on)
+	if (c->link.conn.xch.on)
 		return "on";
-	return c->conn.xch.refused ? "refused" : "off";
+	return c->link.conn.xch.refused ? "refused" : "off";
 }
 
 static u32 rr2s_dbg_queued(struct rr2s_conn *c)
@@ -80,7 +80,7 @@ static u32 rr2s_dbg_queued(struct rr2s_conn *c)
 static void rr2s_dbg_show_conn(struct seq_file *m, struct rr2s_conn *c)
 {
 	struct svc_xprt *xprt = &c->b.xprt;
-	u32 vers = READ_ONCE(c->conn.vers);
+	u32 vers = READ_ONCE(c->link.conn.vers);
 
 	seq_printf(m, "peer %pISpc\n", &xprt->xpt_remote);
 	seq_printf(m, "local %pISpc\n", &xprt->xpt_local);
@@ -88,23 +88,23 @@ static void rr2s_dbg_show_conn(struct seq_file *m, struct rr2s_conn *c)
 	seq_printf(m, "netns %u\n", c->dbg_netns);
 	seq_printf(m, "state %s\n", rr2s_dbg_state(c));
 	seq_printf(m, "vers %u\n", vers);
-	seq_printf(m, "inline %u/%u\n", READ_ONCE(c->conn.send_inline),
-		   READ_ONCE(c->conn.recv_inline));
+	seq_printf(m, "inline %u/%u\n", READ_ONCE(c->link.conn.send_inline),
+		   READ_ONCE(c->link.conn.recv_inline));
 	/* the largest Call this end reassembles */
 	seq_printf(m, "max_call %u\n", c->asm_max);
 	seq_printf(m, "send_inv %d\n", c->snd_w_inv ? 1 : 0);
 	seq_printf(m, "ord %u\n", c->ord);
 	if (vers == RPCRDMA2_VERS_2) {
-		seq_printf(m, "brs %s\n", rpcrdma2_rvrsdir_name(c->local.brs));
+		seq_printf(m, "brs %s\n", rpcrdma2_rvrsdir_name(c->link.local.brs));
 		seq_printf(m, "peer_brs %s\n", rr2s_bc_level(c));
 	} else {
 		seq_puts(m, "brs rfc8167\npeer_brs rfc8167\n");
 	}
 	seq_printf(m, "xch %s\n", rr2s_dbg_xch(c));
-	seq_printf(m, "xch_sent %u\n", READ_ONCE(c->conn.xch.sent));
-	seq_printf(m, "xch_received %u\n", READ_ONCE(c->conn.xch.received));
+	seq_printf(m, "xch_sent %u\n", READ_ONCE(c->link.conn.xch.sent));
+	seq_printf(m, "xch_received %u\n", READ_ONCE(c->link.conn.xch.received));
 	/* octets of HOSTAUTH the client sent, 0 for none */
-	seq_printf(m, "hostauth %u\n", READ_ONCE(c->conn.peer_hostauth_len));
+	seq_printf(m, "hostauth %u\n", READ_ONCE(c->link.conn.peer_hostauth_len));
 }
 
 static void rr2s_dbg_show_work(struct seq_file *m, struct rr2s_conn *c)

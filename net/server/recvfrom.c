@@ -123,7 +123,7 @@ static void rr2s_queue(struct rr2s_conn *c, struct rr2s_msg *m)
 /* Forget the message being reassembled (V2-ERR-23). */
 static void rr2s_asm_abort(struct rr2s_conn *c, const struct rpcrdma2_hdr *h)
 {
-	rpcrdma2_reasm_abort(&c->reasm, h);
+	rpcrdma2_reasm_abort(&c->link.reasm, h);
 	rr2s_asm_drop(c);
 	c->asm_call = false;
 }
@@ -234,7 +234,7 @@ static bool rr2s_over_grant(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 	if (h->htype != RDMA2_NOMSG &&
 	    !rpcrdma2_rpc_msg_is_call(h, payload, plen, &ok))
 		return false;
-	c->over_grant = true;
+	c->link.draining = true;	/* closing: take nothing more */
 	rr2s_stat_inc(RR2S_STAT_OVER_GRANT);
 	pr_warn_ratelimited("rpcrdma2: client %pISc sent a Call beyond the %u credits granted (xid 0x%08x): closing the connection\n",
 			    &c->b.xprt.xpt_remote, grant, h->xid);
@@ -259,7 +259,7 @@ static bool rr2s_recv_call(struct rr2s_conn *c, struct rpcrdma2_recv *rv,
 	struct rr2s_msg *m;
 	int err;
 
-	v = rpcrdma2_reasm_add(&c->reasm, h, plen);
+	v = rpcrdma2_reasm_add(&c->link.reasm, h, plen);
 	switch (v) {
 	case RPCRDMA2_REASM_DISCARD:
 		return false;
@@ -271,7 +271,7 @@ static bool rr2s_recv_call(struct rr2s_conn *c, struct rpcrdma2_recv *rv,
 		break;
 	}
 	/* V2-CRED-04: before anything is allocated for a new message */
-	if (c->reasm.nmsgs == 1 && rr2s_over_grant(c, h, payload, plen)) {
+	if (c->link.reasm.nmsgs == 1 && rr2s_over_grant(c, h, payload, plen)) {
 		rr2s_asm_abort(c, h);
 		return false;
 	}
@@ -280,7 +280,7 @@ static bool rr2s_recv_call(struct rr2s_conn *c, struct rpcrdma2_recv *rv,
 					   0;
 	if (!err && nomsg && (!ch || !ch->nreads || ch->read_pos[0]))
 		err = RDMA2_ERR_BAD_XDR;	/* V2-SPEC-02: no PZ chunk */
-	if (!err && !nomsg && c->reasm.nmsgs == 1)
+	if (!err && !nomsg && c->link.reasm.nmsgs == 1)
 		err = rr2s_msg_start(c, h, payload, plen);
 	if (err) {
 		kfree(ch);
@@ -303,16 +303,16 @@ static bool rr2s_recv_call(struct rr2s_conn *c, struct rpcrdma2_recv *rv,
 		rr2s_queue(c, m);
 		return false;
 	}
-	if (v == RPCRDMA2_REASM_DONE && c->reasm.nmsgs == 1) {
+	if (v == RPCRDMA2_REASM_DONE && c->link.reasm.nmsgs == 1) {
 		if (!c->asm_call) {
 			/* a Reply to one of our reverse Calls (RFC 8167) */
 			kfree(ch);
-			rr2s_bc_reply(c, rpcrdma2_credit_in(c->conn.vers,
+			rr2s_bc_reply(c, rpcrdma2_credit_in(c->link.conn.vers,
 							    h->credit),
 				      payload, plen, NULL);
 			return false;
 		}
-		m = &c->slots[rv - c->ep.recvs];
+		m = &c->slots[rv - c->link.ep.recvs];
 		m->rv = rv;
 		m->off = h->hdrlen;
 		m->len = plen;
@@ -326,7 +326,7 @@ static bool rr2s_recv_call(struct rr2s_conn *c, struct rpcrdma2_recv *rv,
 		rr2s_close(c);
 		return false;
 	}
-	if (rpcrdma2_seq_ack_due(c->reasm.nmsgs, more))
+	if (rpcrdma2_seq_ack_due(c->link.reasm.nmsgs, more))
 		rr2s_send_grant(c);
 	if (!more) {
 		rr2s_stat_inc(RR2S_STAT_CONT_RECV);
@@ -336,7 +336,7 @@ static bool rr2s_recv_call(struct rr2s_conn *c, struct rpcrdma2_recv *rv,
 		if (c->asm_call) {
 			rr2s_queue(c, m);
 		} else {
-			rr2s_bc_reply(c, rpcrdma2_credit_in(c->conn.vers,
+			rr2s_bc_reply(c, rpcrdma2_credit_in(c->link.conn.vers,
 							    h->credit),
 				      NULL, m->len, m->pages);
 			rr2s_msg_free(m);
@@ -359,9 +359,9 @@ static void rr2s_xch_send(struct rr2s_conn *c, u32 htype, const void *msg,
 
 static void rr2s_xch_applied(struct rr2s_conn *c)
 {
-	trace_rpcrdma2_xch_applied(&c->b.xprt.xpt_remote, c->conn.send_inline,
-				   c->conn.recv_inline, c->conn.peer_props.brs,
-				   rpcrdma2_xch_no_reminv(&c->conn));
+	trace_rpcrdma2_xch_applied(&c->b.xprt.xpt_remote, c->link.conn.send_inline,
+				   c->link.conn.recv_inline, c->link.conn.peer_props.brs,
+				   rpcrdma2_xch_no_reminv(&c->link.conn));
 }
 
 /*
@@ -372,11 +372,11 @@ static void rr2s_xch_start(struct rr2s_conn *c)
 {
 	u8 msg[128];
 
-	rpcrdma2_xch_start(&c->conn, &c->local,
+	rpcrdma2_xch_start(&c->link.conn, &c->link.local,
 			   rpcrdma2_xchar_enabled(RPCRDMA2_SERVER), false);
 	c->xch_knob = rr2s_knob_recv_size();
 	rr2s_xch_send(c, RDMA2_XCH_INITXCH, msg,
-		      rpcrdma2_xch_hello(&c->conn, rr2s_credit(c), msg,
+		      rpcrdma2_xch_hello(&c->link.conn, rr2s_credit(c), msg,
 					 sizeof(msg)));
 }
 
@@ -391,11 +391,11 @@ static void rr2s_xch_knob(struct rr2s_conn *c)
 	u32 knob = rr2s_knob_recv_size(), len;
 	u8 msg[64];
 
-	if (!c->conn.xch.on || knob == c->xch_knob)
+	if (!c->link.conn.xch.on || knob == c->xch_knob)
 		return;
 	c->xch_knob = knob;
-	len = rpcrdma2_xch_update_rbsiz(&c->conn,
-					min(knob, c->conn.xch.rbsiz_max),
+	len = rpcrdma2_xch_update_rbsiz(&c->link.conn,
+					min(knob, c->link.conn.xch.rbsiz_max),
 					rr2s_credit(c), msg, sizeof(msg));
 	if (!len)
 		return;
@@ -411,7 +411,7 @@ static void rr2s_xch_recv(struct rr2s_conn *c, const struct rpcrdma2_hdr *h)
 	int act;
 
 	trace_rpcrdma2_xch_received(&c->b.xprt.xpt_remote, h->htype, h->xid);
-	act = rpcrdma2_xch_recv(&c->conn, h, rr2s_credit(c), out, sizeof(out),
+	act = rpcrdma2_xch_recv(&c->link.conn, h, rr2s_credit(c), out, sizeof(out),
 				&outlen);
 	if (act & RPCRDMA2_XCH_ANSWER)
 		rr2s_xch_send(c, RDMA2_XCH_RESPXCH, out, outlen);
@@ -422,7 +422,7 @@ static void rr2s_xch_recv(struct rr2s_conn *c, const struct rpcrdma2_hdr *h)
 /* An error: the client refusing the exchange (XCH-XOP-11)? */
 static void rr2s_recv_error(struct rr2s_conn *c, const struct rpcrdma2_hdr *h)
 {
-	if (!rpcrdma2_xch_refused(&c->conn, h))
+	if (!rpcrdma2_xch_refused(&c->link.conn, h))
 		return;				/* else never answered */
 	/* our xid names the operation refused (RPCRDMA2_XCH_XID) */
 	trace_rpcrdma2_xch_refused(&c->b.xprt.xpt_remote, h->xid, h->xid);
@@ -439,7 +439,7 @@ static bool rr2s_negotiate(struct rr2s_conn *c, struct rpcrdma2_recv *rv)
 	enum rpcrdma2_nego n;
 	u32 outlen;
 
-	n = rpcrdma2_nego_server_recv(&c->conn, &c->local, rv->buf, rv->len,
+	n = rpcrdma2_nego_server_recv(&c->link.conn, &c->link.local, rv->buf, rv->len,
 				      out, sizeof(out), &outlen);
 	if (n == RPCRDMA2_NEGO_REPLY || n == RPCRDMA2_NEGO_REJECT ||
 	    n == RPCRDMA2_NEGO_REJECT_REPLY)
@@ -448,119 +448,147 @@ static bool rr2s_negotiate(struct rr2s_conn *c, struct rpcrdma2_recv *rv)
 	if (n == RPCRDMA2_NEGO_REPLY || n == RPCRDMA2_NEGO_REJECT_REPLY)
 		c->props_sent = true;
 	if (n == RPCRDMA2_NEGO_REJECT_REPLY)	/* V2-ERR-31: then our CONNPROP */
-		rr2s_send_ctrl(c, out, rpcrdma2_nego_server_hello(&c->local, out,
+		rr2s_send_ctrl(c, out, rpcrdma2_nego_server_hello(&c->link.local, out,
 								  sizeof(out)));
 	else if (n == RPCRDMA2_NEGO_FAIL)
 		rr2s_close(c);
-	if (c->conn.vers && n != RPCRDMA2_NEGO_MORE) {
+	if (c->link.conn.vers && n != RPCRDMA2_NEGO_MORE) {
 		rr2s_xch_start(c);
-		rr2s_stat_inc(c->conn.vers == RPCRDMA2_VERS_1 ?
+		rr2s_stat_inc(c->link.conn.vers == RPCRDMA2_VERS_1 ?
 			      RR2S_STAT_CONNS_V1 : RR2S_STAT_CONNS_V2);
 		trace_rpcrdma2_svc_settled(&c->b.xprt.xpt_remote,
-					   c->conn.vers, c->conn.send_inline,
-					   c->conn.recv_inline);
-		if (c->conn.peer_hostauth_len) {	/* V2-PROP-09 */
+					   c->link.conn.vers, c->link.conn.send_inline,
+					   c->link.conn.recv_inline);
+		if (c->link.conn.peer_hostauth_len) {	/* V2-PROP-09 */
 			rr2s_stat_inc(RR2S_STAT_HOSTAUTH);
 			trace_rpcrdma2_hostauth(&c->b.xprt.xpt_remote,
-						c->conn.peer_hostauth_len,
-						c->conn.peer_hostauth);
+						c->link.conn.peer_hostauth_len,
+						c->link.conn.peer_hostauth);
 		}
 		/* once per client and outcome, not per connection */
 		if (rpcrdma2_log_peer(RPCRDMA2_SERVER,
 				      (struct sockaddr *)&c->b.xprt.xpt_remote,
 				      RPCRDMA2_LOG_SETTLED,
-				      jhash_3words(c->conn.vers,
-						   c->conn.send_inline,
-						   c->conn.recv_inline,
-						   c->conn.peer_props.brs)))
+				      jhash_3words(c->link.conn.vers,
+						   c->link.conn.send_inline,
+						   c->link.conn.recv_inline,
+						   c->link.conn.peer_props.brs)))
 			pr_info("rpcrdma2: client %pISc settled RPC-over-RDMA version %u, inline %u/%u, callbacks %s\n",
-				&c->b.xprt.xpt_remote, c->conn.vers,
-				c->conn.send_inline, c->conn.recv_inline,
+				&c->b.xprt.xpt_remote, c->link.conn.vers,
+				c->link.conn.send_inline, c->link.conn.recv_inline,
 				rr2s_bc_level(c));
 	}
 	return n == RPCRDMA2_NEGO_RPC;
 }
 
-void rr2s_recv_done(struct rpcrdma2_recv *rv)
-{
-	struct rr2s_conn *c = rv->ep->priv;
-	struct rpcrdma2_limits lim;
-	struct rpcrdma2_hdr h;
-	int ret;
+/* ---- the link's callbacks (shared/link.c) ---- */
 
-	if (rv->status != IB_WC_SUCCESS) {
-		if (rv->status != IB_WC_WR_FLUSH_ERR)
-			trace_rpcrdma2_wc_error(&rv->cid, &c->b.xprt.xpt_remote,
-						"recv", rv->status);
-		rr2s_close(c);
-		return;
-	}
-	rpcrdma2_ep_recv_sync(rv);
-	if (c->over_grant)	/* closing: nothing more is taken */
-		goto repost;
-	if (!c->conn.vers && !rr2s_negotiate(c, rv))
-		goto repost;
-	lim = rr2s_limits;
+static struct rr2s_conn *rr2s_of(struct rpcrdma2_link *l)
+{
+	return container_of(l, struct rr2s_conn, link);
+}
+
+static void rr2s_link_failed(struct rpcrdma2_link *l, struct rpcrdma2_recv *rv)
+{
+	rr2s_close(rr2s_of(l));
+}
+
+static bool rr2s_link_negotiate(struct rpcrdma2_link *l,
+				struct rpcrdma2_recv *rv)
+{
+	return rr2s_negotiate(rr2s_of(l), rv);
+}
+
+static void rr2s_link_limits(struct rpcrdma2_link *l,
+			     struct rpcrdma2_limits *lim)
+{
+	*lim = rr2s_limits;
 	/*
 	 * V2-CHUNK-31, V2-PROP-08: a client that opened with a Call
 	 * before our CONNPROP went out has only the default RCSIZ to
 	 * stay within, so that is what we take from it, and what SEGMENTS
 	 * says (V2-ERR-38), until it has seen ours.
 	 */
-	if (c->conn.vers == RPCRDMA2_VERS_2 && !c->props_sent)
-		lim.max_segments = min_t(u32, lim.max_segments,
-					 RDMA2_PROP_RCSIZ_DEFAULT);
-	lim.xchar = c->conn.xch.on;	/* else INVAL_HTYPE (XCH-XOP-11) */
-	ret = rpcrdma2_decode_hdr(rv->buf, rv->len, c->conn.vers, &lim, &h);
-	trace_rpcrdma2_recv(&c->b.xprt.xpt_remote, rv->len, ret, &h);
-	if (!ret && h.vers != c->conn.vers)
-		ret = RDMA2_ERR_VERS;			/* V2-FRAME-20 */
-	if (!ret)		/* V2-PROP-13: CONNPROP is once per connection */
-		ret = rpcrdma2_nego_settled_check(&c->conn, &h);
-	if (ret) {
-		/*
-		 * A rejected message ends any open sequence (erratum E-31), so a
-		 * retransmission starts afresh, and the rest of its own
-		 * sequence is dropped unread (V2-ERR-23).
-		 */
-		rr2s_asm_abort(c, &h);
-		rr2s_send_error(c, &h, ret, ret == RDMA2_ERR_VERS ?
-				RPCRDMA2_VERS_1 : h.reject_arg);
-		/*
-		 * The message itself is discarded, never given to the RPC
-		 * layer: V2-ERR-14 (VERS), V2-ERR-18 (INVAL_HTYPE),
-		 * V2-ERR-27 (BAD_XDR), V2-ERR-34 (READ_CHUNKS).
-		 */
-		goto repost;
-	}
-	rr2s_xch_knob(c);
-	if (rpcrdma2_is_credit_grant(&h)) {
-		bool ack;
-
-		spin_lock(&c->tx_lock);
-		ack = rpcrdma2_seq_grant(&c->seq);
-		spin_unlock(&c->tx_lock);
-		if (ack)
-			wake_up(&c->send_wait);
-		goto repost;
-	}
-	switch (h.htype) {
-	case RDMA2_MSG:
-	case RDMA2_NOMSG:	/* V2-SPEC-01: the Call is in a Read chunk */
-		if (rr2s_recv_call(c, rv, &h))
-			return;
-		break;
-	case RDMA2_ERROR:
-		rr2s_recv_error(c, &h);
-		break;
-	default:		/* the codec let only RDMA2_XCH_* through */
-		if (rpcrdma2_xch_htype(h.htype))
-			rr2s_xch_recv(c, &h);
-		break;
-	}
-repost:
-	rr2s_repost(c, rv);
+	if (l->conn.vers == RPCRDMA2_VERS_2 && !rr2s_of(l)->props_sent)
+		lim->max_segments = min_t(u32, lim->max_segments,
+					  RDMA2_PROP_RCSIZ_DEFAULT);
 }
+
+static void rr2s_link_reject(struct rpcrdma2_link *l,
+			     const struct rpcrdma2_hdr *h, int verdict)
+{
+	struct rr2s_conn *c = rr2s_of(l);
+
+	/*
+	 * A rejected message ends any open sequence (erratum E-31), so a
+	 * retransmission starts afresh, and the rest of its own sequence
+	 * is dropped unread (V2-ERR-23).
+	 */
+	rr2s_asm_abort(c, h);
+	rr2s_send_error(c, h, verdict, verdict == RDMA2_ERR_VERS ?
+			RPCRDMA2_VERS_1 : h->reject_arg);
+}
+
+static void rr2s_link_taken(struct rpcrdma2_link *l,
+			    const struct rpcrdma2_hdr *h,
+			    struct rpcrdma2_recv *rv)
+{
+	rr2s_xch_knob(rr2s_of(l));
+}
+
+static void rr2s_link_room(struct rpcrdma2_link *l)
+{
+	wake_up(&rr2s_of(l)->send_wait);
+}
+
+/* a Call, NOMSG too (V2-SPEC-01: the Call is in a Read chunk) */
+static bool rr2s_link_msg(struct rpcrdma2_link *l,
+			  const struct rpcrdma2_hdr *h,
+			  struct rpcrdma2_recv *rv)
+{
+	return rr2s_recv_call(rr2s_of(l), rv, h);
+}
+
+static void rr2s_link_error(struct rpcrdma2_link *l,
+			    const struct rpcrdma2_hdr *h,
+			    struct rpcrdma2_recv *rv)
+{
+	rr2s_recv_error(rr2s_of(l), h);
+}
+
+static void rr2s_link_xch(struct rpcrdma2_link *l,
+			  const struct rpcrdma2_hdr *h)
+{
+	rr2s_xch_recv(rr2s_of(l), h);
+}
+
+static void rr2s_link_repost(struct rpcrdma2_link *l, struct rpcrdma2_recv *rv)
+{
+	rr2s_repost(rr2s_of(l), rv);
+}
+
+/* a Reply's final Send: the Reply is copied, its Writes go with it */
+static void rr2s_link_seal(struct rpcrdma2_link *l, void *ctx)
+{
+	rr2s_wlist_seal(ctx);
+}
+
+const struct rpcrdma2_link_ops rr2s_link_ops = {
+	.recv_failed	= rr2s_link_failed,
+	.negotiate	= rr2s_link_negotiate,
+	.limits		= rr2s_link_limits,
+	.reject		= rr2s_link_reject,
+	.taken		= rr2s_link_taken,
+	.room		= rr2s_link_room,
+	.msg		= rr2s_link_msg,
+	.error		= rr2s_link_error,
+	.xch		= rr2s_link_xch,
+	.repost		= rr2s_link_repost,
+	.seal		= rr2s_link_seal,
+	.vers_mismatch	= RDMA2_ERR_VERS,		/* V2-FRAME-20 */
+	.fail_room	= RPCRDMA2_FAIL_NR,
+	.fail_post	= RPCRDMA2_FAIL_SVC_SEND,	/* as a dead QP */
+};
 
 /* ---- nfsd side ---- */
 
@@ -690,7 +718,7 @@ static void rr2s_pull_failed(struct rr2s_conn *c, const struct rr2s_chunks *ch)
 {
 	struct rpcrdma2_hdr h = {
 		.xid	= ch->xid,
-		.vers	= c->conn.vers,
+		.vers	= c->link.conn.vers,
 		.htype	= ch->nomsg ? RDMA2_NOMSG : RDMA2_MSG,
 	};
 

@@ -291,7 +291,7 @@ void rr2s_rw_drained(struct rr2s_conn *c)
 static void rr2s_rw_trace_post(struct rr2s_conn *c, struct rr2s_rw_batch *b,
 			       const struct rr2s_rw_dir *d)
 {
-	rpcrdma2_ep_cid(&c->ep, &b->cid);
+	rpcrdma2_ep_cid(&c->link.ep, &b->cid);
 	b->peer = (const struct sockaddr *)&c->b.xprt.xpt_remote;
 	b->xid = d->xid;
 	if (b->dir == DMA_FROM_DEVICE)

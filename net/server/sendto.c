@@ -54,7 +54,7 @@ void rr2s_send_done(struct rpcrdma2_send *sd)
 	if (wl)
 		rr2s_wlist_done(c, wl);
 	/* it may post an error that waited for a control buffer */
-	if (rpcrdma2_pool_put(&c->pool, sd))
+	if (rpcrdma2_pool_put(&c->link.pool, sd))
 		rr2s_close(c);
 	if (sd->status != IB_WC_SUCCESS) {
 		if (sd->status != IB_WC_WR_FLUSH_ERR)
@@ -65,102 +65,62 @@ void rr2s_send_done(struct rpcrdma2_send *sd)
 	wake_up(&c->send_wait);
 }
 
-static bool rr2s_may_send(struct rr2s_conn *c, struct rpcrdma2_send **sd,
-			  u32 msgno)
+/* Room for Send @msgno, or the connection is going: stop waiting. */
+static bool rr2s_send_ready(struct rr2s_conn *c, u32 msgno)
 {
-	bool ok;
-
-	if (svc_xprt_is_dead(&c->b.xprt))
-		return true;
-	spin_lock(&c->tx_lock);
-	ok = rpcrdma2_seq_may_send(&c->seq, msgno);
-	spin_unlock(&c->tx_lock);
-	if (ok)
-		*sd = rpcrdma2_pool_get(&c->pool, false);
-	return ok && *sd;
+	return svc_xprt_is_dead(&c->b.xprt) ||
+	       rpcrdma2_link_has_room(&c->link, msgno);
 }
 
 /*
- * Send With Invalidate of @inv_rkey on the final Send, which also takes
- * @wl, the Writes posted before it (or NULL), once the Reply is copied.
- * The caller still owns @wl on failure.
- */
-static int rr2s_post_sends(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
-			   u32 nmsgs, u32 inv_rkey, struct rr2s_wlist *wl)
-{
-	struct rpcrdma2_send *sd;
-	int more, ret;
-	u32 len;
-
-	spin_lock(&c->tx_lock);
-	rpcrdma2_seq_start(&c->seq, nmsgs);
-	spin_unlock(&c->tx_lock);
-	do {
-		sd = NULL;
-		if (!rr2s_may_send(c, &sd, tx->msgno + 1)) {
-			/* no Send buffer or window room: wait for one */
-			rr2s_stat_inc(RR2S_STAT_SQ_STARVE);
-			trace_rpcrdma2_svc_wait(&c->b.xprt.xpt_remote, tx->xid,
-						"no Send buffer or window room",
-						tx->msgno + 1);
-			wait_event_timeout(c->send_wait,
-					   rr2s_may_send(c, &sd,
-							 tx->msgno + 1),
-					   RR2S_SEND_TIMEOUT);
-		}
-		if (!sd) {	/* timed out, or the connection is dead */
-			trace_rpcrdma2_svc_wait_timeout(&c->b.xprt.xpt_remote,
-							tx->xid, "no Send buffer",
-							tx->msgno + 1);
-			return -ENOTCONN;
-		}
-		more = rpcrdma2_tx_next(tx, sd->buf, &len);
-		if (!more && wl) {	/* the Reply is copied: seal */
-			rr2s_wlist_seal(wl);
-			sd->ctx = wl;
-		}
-		if (more < 0)
-			ret = more;
-		else if (rpcrdma2_fail(RPCRDMA2_FAIL_SVC_SEND))	/* dead QP */
-			ret = -EIO;
-		else
-			ret = rpcrdma2_ep_post_send(sd, len,
-						    more ? 0 : inv_rkey);
-		if (ret) {
-			sd->ctx = NULL;
-			rpcrdma2_pool_put(&c->pool, sd);
-			return -ENOTCONN;
-		}
-	} while (more);
-	return 0;
-}
-
-/*
- * V2-CONT-03 (E-31): no error or exchange message goes out between the
- * Sends of a continued message; one sent meanwhile from the receive
- * side is held and follows the final Send.  Window acknowledgments
- * still go out at once (rpcrdma2_pool_send_ack()).  If a Send fails
- * part way, what was held is dropped, not posted after a message the
- * client will never see the end of; the connection closes.
+ * Post the Sends of @tx (shared/link.c), sleeping for room: the final
+ * Send invalidates @inv_rkey (or 0) and takes @wl, the Writes posted
+ * before it (or NULL).  Nothing else goes out between the Sends of a
+ * continued message (V2-CONT-03); window acknowledgments still do
+ * (rpcrdma2_pool_send_ack()).  Returns 0; -EPIPE: the Reply is out and
+ * took @wl, but what waited behind it could not go; -ENOTCONN: it is
+ * not out, @wl is still the caller's.  Either way the connection is
+ * unusable then.
  */
 static int rr2s_post_msg(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
 			 u32 nmsgs, u32 inv_rkey, struct rr2s_wlist *wl)
 {
-	u32 dropped;
+	u32 dropped = 0;
 	int ret;
 
-	if (nmsgs == 1)
-		return rr2s_post_sends(c, tx, nmsgs, inv_rkey, wl);
-	rpcrdma2_pool_seq_begin(&c->pool);
-	ret = rr2s_post_sends(c, tx, nmsgs, inv_rkey, wl);
-	if (ret) {
-		dropped = rpcrdma2_pool_seq_abort(&c->pool);
+	spin_lock(&c->link.tx_lock);
+	for (;;) {
+		ret = -ENOTCONN;
+		if (svc_xprt_is_dead(&c->b.xprt))
+			break;
+		ret = rpcrdma2_link_pump(&c->link, tx, nmsgs, inv_rkey, wl);
+		if (ret != -EAGAIN)
+			break;
+		spin_unlock(&c->link.tx_lock);
+		/* no Send buffer or window room: wait for one */
+		rr2s_stat_inc(RR2S_STAT_SQ_STARVE);
+		trace_rpcrdma2_svc_wait(&c->b.xprt.xpt_remote, tx->xid,
+					"no Send buffer or window room",
+					tx->msgno + 1);
+		if (!wait_event_timeout(c->send_wait,
+					rr2s_send_ready(c, tx->msgno + 1),
+					RR2S_SEND_TIMEOUT)) {
+			trace_rpcrdma2_svc_wait_timeout(&c->b.xprt.xpt_remote,
+							tx->xid,
+							"no Send buffer",
+							tx->msgno + 1);
+			spin_lock(&c->link.tx_lock);
+			ret = -ENOTCONN;
+			break;
+		}
+		spin_lock(&c->link.tx_lock);
+	}
+	if (ret == -ENOTCONN)
+		dropped = rpcrdma2_link_pump_abort(&c->link, tx, nmsgs);
+	spin_unlock(&c->link.tx_lock);
+	if (ret == -ENOTCONN && nmsgs > 1)
 		trace_rpcrdma2_svc_seq_abort(&c->b.xprt.xpt_remote, tx->xid,
 					     tx->msgno, nmsgs, dropped);
-		return ret;
-	}
-	if (rpcrdma2_pool_seq_end(&c->pool))
-		ret = -ENOTCONN;	/* the Reply is out, the rest is not */
 	return ret;
 }
 
@@ -176,9 +136,9 @@ static int rr2s_send_inv(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
 	u32 nmsgs, need;
 	int ret;
 
-	tx->vers = c->conn.vers;
+	tx->vers = c->link.conn.vers;
 	tx->credit = rr2s_credit(c);
-	tx->inline_size = c->conn.send_inline;
+	tx->inline_size = c->link.conn.send_inline;
 	nmsgs = rpcrdma2_tx_nmsgs(tx);
 	if (!nmsgs) {
 		/* Version 1 without a usable Reply chunk (RFC 8166 4.5.2) */
@@ -202,22 +162,24 @@ static int rr2s_send_inv(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
 		if (rr2s_send_error_ctx(c, &h, tx->vers == RPCRDMA2_VERS_1 ?
 					RDMA2_ERR_BAD_XDR :
 					RDMA2_ERR_REPLY_RESOURCE, need,
-					c->local.max_vers, wl) && wl)
+					c->link.local.max_vers, wl) && wl)
 			*wlp = NULL;
 		return -EMSGSIZE;
 	}
 	ret = rr2s_post_msg(c, tx, nmsgs, inv_rkey, wl);
-	if (!ret && wl)
+	if (ret != -ENOTCONN && wl)	/* the final Send took it */
 		*wlp = NULL;
-	if (!ret && nmsgs > 1)
+	if (ret)
+		return -ENOTCONN;
+	if (nmsgs > 1)
 		rr2s_stat_inc(RR2S_STAT_CONT_SENT);
-	if (!ret && (tx->flags & RDMA2_F_RESPONSE))
+	if (tx->flags & RDMA2_F_RESPONSE)
 		trace_rpcrdma2_svc_reply(&c->b.xprt.xpt_remote, tx->xid,
 					 tx->vers, nmsgs, tx->payload->len);
-	else if (!ret)
+	else
 		trace_rpcrdma2_svc_bc_call(&c->b.xprt.xpt_remote, tx->xid,
 					   tx->vers, nmsgs, tx->payload->len);
-	return ret;
+	return 0;
 }
 
 /**
@@ -315,9 +277,9 @@ static u32 rr2s_inv_rkey(const struct rr2s_conn *c, const struct rr2s_chunks *ch
 {
 	if (!c->snd_w_inv)				/* CMP-RINV-01 */
 		return 0;
-	if (rpcrdma2_xch_no_reminv(&c->conn))		/* XCH-RINV-01 */
+	if (rpcrdma2_xch_no_reminv(&c->link.conn))		/* XCH-RINV-01 */
 		return 0;
-	if (c->conn.vers == RPCRDMA2_VERS_2) {
+	if (c->link.conn.vers == RPCRDMA2_VERS_2) {
 		/* V2-RINV-01: only a handle of this very Call */
 		if (ch->inv_handle && rr2s_call_has_handle(ch, ch->inv_handle))
 			return ch->inv_handle;		/* V2-RINV-04 */
@@ -332,7 +294,7 @@ static u32 rr2s_inv_rkey(const struct rr2s_conn *c, const struct rr2s_chunks *ch
 static void rr2s_write_resource(struct rr2s_conn *c, const struct rr2s_rctx *x,
 				u32 xid)
 {
-	struct rpcrdma2_hdr h = { .xid = xid, .vers = c->conn.vers };
+	struct rpcrdma2_hdr h = { .xid = xid, .vers = c->link.conn.vers };
 
 	rr2s_send_error_args(c, &h, RDMA2_ERR_WRITE_RESOURCE, x->short_chunk,
 			     x->short_len);
@@ -401,8 +363,8 @@ static int rr2s_reply_chunks(struct rr2s_conn *c, struct rr2s_rctx *x,
 	 * 2. inline if it fits, else the Reply chunk if it is big enough
 	 * and the header that returns it fits a Send
 	 */
-	tx->vers = c->conn.vers;
-	tx->inline_size = c->conn.send_inline;
+	tx->vers = c->link.conn.vers;
+	tx->inline_size = c->link.conn.send_inline;
 	len = rpcrdma2_tx_len(tx);
 	if (ch->has_reply && rpcrdma2_tx_nmsgs(tx) != 1 &&
 	    ch->reply.capacity >= len) {

@@ -24,6 +24,7 @@
 #include <rdma/rw.h>
 
 #include "shared/cont.h"
+#include "shared/link.h"
 #include "shared/xfer.h"
 
 /*
@@ -158,10 +159,8 @@ struct rr2s_conn {
 	struct rpcrdma2_cm_pdata peer_pdata;
 	bool			ep_up;
 	bool			park;		/* closed with its port down */
-	struct rpcrdma2_ep	ep;
-	struct rpcrdma2_pool	pool;
-	struct rpcrdma2_local	local;
-	struct rpcrdma2_conn	conn;
+	/* endpoint, Send pool, window, reassembly: shared/link.h */
+	struct rpcrdma2_link	link;
 	/*
 	 * Our CONNPROP has gone out (CQ work item only): until then the
 	 * client knows only the default properties (V2-PROP-08).
@@ -173,17 +172,12 @@ struct rr2s_conn {
 	struct list_head	ready;
 	struct rr2s_msg		*slots;		/* one per Receive */
 
-	/* reassembly: the CQ work item only */
-	struct rpcrdma2_reasm	reasm;
+	/* reassembly (with link.reasm): the CQ work item only */
 	struct rr2s_msg		*asm_msg;
 	u32			asm_max;
 	bool			asm_call;	/* a Call, not a reverse Reply */
-	/* a Call beyond the grant came (V2-CRED-04): closing, take nothing */
-	bool			over_grant;
 
-	/* sending: tx_lock for the window, xpt_mutex for whole Replies */
-	spinlock_t		tx_lock;
-	struct rpcrdma2_seq	seq;
+	/* sending: link.tx_lock for the window, xpt_mutex for whole Replies */
 	wait_queue_head_t	send_wait;
 	u32			grant;
 	atomic_t		outstanding;	/* Calls without a Reply */
@@ -218,6 +212,7 @@ static inline struct rr2s_conn *rr2s_conn(struct svc_xprt *xprt)
 }
 
 extern const struct rpcrdma2_limits rr2s_limits;
+extern const struct rpcrdma2_link_ops rr2s_link_ops;
 
 /* transport.c */
 extern struct workqueue_struct *rr2s_wq;
@@ -237,7 +232,6 @@ void rr2s_queue_grant(struct rr2s_conn *c);
 void rr2s_grant_worker(struct work_struct *work);
 
 /* recvfrom.c */
-void rr2s_recv_done(struct rpcrdma2_recv *rv);
 int rr2s_recvfrom(struct svc_rqst *rqstp);
 void rr2s_release_ctxt(struct svc_xprt *xprt, void *ctxt);
 void rr2s_msg_free(struct rr2s_msg *m);

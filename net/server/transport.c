@@ -83,7 +83,7 @@ static struct rr2s_listener *rr2s_listener(struct svc_xprt *xprt)
 
 u32 rr2s_credit(const struct rr2s_conn *c)
 {
-	return rpcrdma2_credit_out(c->conn.vers ?: RPCRDMA2_VERS_2,
+	return rpcrdma2_credit_out(c->link.conn.vers ?: RPCRDMA2_VERS_2,
 				   READ_ONCE(c->grant));
 }
 
@@ -107,7 +107,7 @@ static void rr2s_ep_removing(struct rpcrdma2_ep *ep)
 }
 
 static const struct rpcrdma2_ep_ops rr2s_ep_ops = {
-	.recv_done	= rr2s_recv_done,
+	.recv_done	= rpcrdma2_link_recv_done,
 	.send_done	= rr2s_send_done,
 	.removing	= rr2s_ep_removing,
 };
@@ -153,9 +153,9 @@ static void rr2s_conn_free(struct rr2s_conn *c)
 	}
 	rr2s_asm_drop(c);
 	if (c->ep_up)
-		rpcrdma2_ep_destroy(&c->ep);
+		rpcrdma2_ep_destroy(&c->link.ep);
 	c->ep_up = false;
-	rpcrdma2_pool_destroy(&c->pool);
+	rpcrdma2_pool_destroy(&c->link.pool);
 	if (c->b.id && READ_ONCE(c->park) && !rr2s_port_active(c->b.id))
 		rr2s_park(c);
 	else if (c->b.id)
@@ -214,44 +214,44 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	c->slots = kcalloc(attr.nr_recv, sizeof(*c->slots), GFP_KERNEL);
 	if (!c->slots)
 		return -ENOMEM;
-	ret = rpcrdma2_ep_create(&c->ep, c->b.id, &attr, &rr2s_ep_ops, c);
+	ret = rpcrdma2_ep_create(&c->link.ep, c->b.id, &attr, &rr2s_ep_ops, c);
 	if (ret)
 		return ret;
 	c->ep_up = true;
-	ret = rpcrdma2_pool_init(&c->pool, &c->ep);
+	ret = rpcrdma2_pool_init(&c->link.pool, &c->link.ep);
 	if (ret)
 		return ret;
 
-	c->local.max_vers = rpcrdma2_max_version(RPCRDMA2_SERVER);
-	c->local.send_size = attr.send_size;
-	c->local.recv_size = attr.recv_size;
+	c->link.local.max_vers = rpcrdma2_max_version(RPCRDMA2_SERVER);
+	c->link.local.send_size = attr.send_size;
+	c->link.local.recv_size = attr.recv_size;
 	/*
 	 * V2-RDIR-10, V2-RDIR-12: the reverse Replies this server takes
 	 */
-	c->local.brs = rpcrdma2_rvrsdir_level(RPCRDMA2_SERVER);
-	c->local.hostauth_len = rpcrdma2_hostauth_get(c->local.hostauth);
-	rpcrdma2_local_segments(&c->local, c->b.id->device, &rr2s_limits);
+	c->link.local.brs = rpcrdma2_rvrsdir_level(RPCRDMA2_SERVER);
+	c->link.local.hostauth_len = rpcrdma2_hostauth_get(c->link.local.hostauth);
+	rpcrdma2_local_segments(&c->link.local, c->b.id->device, &rr2s_limits);
 	c->grant = min_t(u32, RR2S_CREDITS_INIT, c->max_grant);
-	c->local.credits = rpcrdma2_credit_out(RPCRDMA2_VERS_2, c->grant);
-	rpcrdma2_conn_init(&c->conn, &c->peer_pdata);
+	c->link.local.credits = rpcrdma2_credit_out(RPCRDMA2_VERS_2, c->grant);
+	rpcrdma2_conn_init(&c->link.conn, &c->peer_pdata);
 	c->asm_max = min_t(u32, RPCRDMA2_MAX_CONT_MSG,
 			   (RPCSVC_MAXPAGES - 2) << PAGE_SHIFT);
-	rpcrdma2_reasm_init(&c->reasm, c->asm_max);
+	rpcrdma2_reasm_init(&c->link.reasm, c->asm_max);
 
 	for (i = 0; i < attr.nr_recv; i++) {
-		ret = rpcrdma2_ep_post_recv(&c->ep.recvs[i]);
+		ret = rpcrdma2_ep_post_recv(&c->link.ep.recvs[i]);
 		if (ret)
 			return ret;
 	}
 	/* CMP-RINV-01: R only when the device can Send With Invalidate */
-	c->snd_w_inv = c->ep.dattr.device_cap_flags &
+	c->snd_w_inv = c->link.ep.dattr.device_cap_flags &
 		       IB_DEVICE_MEM_MGT_EXTENSIONS;
-	rpcrdma2_ep_conn_param(&c->ep, &param, pdata, c->snd_w_inv);
+	rpcrdma2_ep_conn_param(&c->link.ep, &param, pdata, c->snd_w_inv);
 	/*
 	 * RDMA Reads in flight (V2-CRED-06): what the client takes, what
 	 * we can issue, and no more than max_outbound_read_requests
 	 */
-	c->ord = min3(c->ord, c->ep.dattr.max_qp_init_rd_atom,
+	c->ord = min3(c->ord, c->link.ep.dattr.max_qp_init_rd_atom,
 		      rr2s_knob_ord());
 	param.initiator_depth = c->ord;
 	param.responder_resources = 0;	/* the client never reads from us */
@@ -341,7 +341,7 @@ static void rr2s_detach(struct svc_xprt *xprt)
 	mutex_lock(&xprt->xpt_mutex);	/* no Reply is being sent */
 	mutex_lock(&c->rw_mutex);	/* ... and no Read chunk pulled */
 	if (c->ep_up) {
-		rpcrdma2_ep_drain(&c->ep);	/* no completion after this */
+		rpcrdma2_ep_drain(&c->link.ep);	/* no completion after this */
 		rr2s_rw_drained(c);
 	}
 	mutex_unlock(&c->rw_mutex);
@@ -507,7 +507,7 @@ static int rr2s_listener_event(struct rr2s_listener *l,
 	id->context = c;
 	INIT_LIST_HEAD(&c->ready);
 	spin_lock_init(&c->rq_lock);
-	spin_lock_init(&c->tx_lock);
+	rpcrdma2_link_init(&c->link, &rr2s_link_ops, &c->b.xprt.xpt_remote);
 	mutex_init(&c->rw_mutex);
 	INIT_LIST_HEAD(&c->rw_orphans);
 	INIT_LIST_HEAD(&c->wl_orphans);

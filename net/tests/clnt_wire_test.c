@@ -442,9 +442,9 @@ static void rr2w_no_cm_record_means_1024(struct kunit *test)
 	put_unaligned_be32(1, msg + 24);
 	rr2w_send(w, msg, 28);
 	rr2w_v1_null(w);
-	KUNIT_EXPECT_EQ(test, r->conn.vers, RPCRDMA2_VERS_1);
-	KUNIT_EXPECT_EQ(test, r->conn.send_inline, 1024);
-	KUNIT_EXPECT_EQ(test, r->conn.recv_inline, 1024);
+	KUNIT_EXPECT_EQ(test, r->link.conn.vers, RPCRDMA2_VERS_1);
+	KUNIT_EXPECT_EQ(test, r->link.conn.send_inline, 1024);
+	KUNIT_EXPECT_EQ(test, r->link.conn.recv_inline, 1024);
 }
 
 /*
@@ -564,7 +564,7 @@ static void rr2w_v2_err_06_nego_discards(struct kunit *test)
 	n += rr2w_reply(msg + n, h.xid, RPC_SUCCESS);
 	rr2w_send(w, msg, n);
 	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
-	KUNIT_EXPECT_EQ(test, r->conn.vers, RPCRDMA2_VERS_2);
+	KUNIT_EXPECT_EQ(test, r->link.conn.vers, RPCRDMA2_VERS_2);
 	KUNIT_EXPECT_EQ(test, r->stats.hellos, 1);
 }
 
@@ -1940,10 +1940,10 @@ static void rr2w_xch_client(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h.xid, 0x71);
 	KUNIT_EXPECT_EQ(test, h.xch.subset[0][0], 1);
 	rr2w_xch_reply(w, xid);
-	KUNIT_EXPECT_EQ(test, r->conn.xch.received, 2);
-	KUNIT_EXPECT_EQ(test, r->conn.send_inline, 1024);
-	KUNIT_EXPECT_EQ(test, r->conn.recv_inline, 2048);
-	KUNIT_EXPECT_EQ(test, r->conn.peer_props.brs, RDMA2_RVRSDIR_NONE);
+	KUNIT_EXPECT_EQ(test, r->link.conn.xch.received, 2);
+	KUNIT_EXPECT_EQ(test, r->link.conn.send_inline, 1024);
+	KUNIT_EXPECT_EQ(test, r->link.conn.recv_inline, 2048);
+	KUNIT_EXPECT_EQ(test, r->link.conn.peer_props.brs, RDMA2_RVRSDIR_NONE);
 
 	/* refused: off again, 4096 again, no RPC error */
 	rr2w_hdr(msg, RPCRDMA2_XCH_XID(RDMA2_XCH_INITXCH), RPCRDMA2_VERS_2,
@@ -1956,10 +1956,10 @@ static void rr2w_xch_client(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_ERROR);
 	KUNIT_EXPECT_EQ(test, h.xid, 0x52);
 	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_INVAL_HTYPE);
-	KUNIT_EXPECT_FALSE(test, r->conn.xch.on);
-	KUNIT_EXPECT_TRUE(test, r->conn.xch.refused);
-	KUNIT_EXPECT_EQ(test, r->conn.send_inline, 4096);
-	KUNIT_EXPECT_EQ(test, r->conn.recv_inline, 4096);
+	KUNIT_EXPECT_FALSE(test, r->link.conn.xch.on);
+	KUNIT_EXPECT_TRUE(test, r->link.conn.xch.refused);
+	KUNIT_EXPECT_EQ(test, r->link.conn.send_inline, 4096);
+	KUNIT_EXPECT_EQ(test, r->link.conn.recv_inline, 4096);
 	KUNIT_EXPECT_EQ(test, r->stats.errors, 0);
 
 	/* and Calls go on */
@@ -2088,7 +2088,7 @@ static void rr2w_v2_cred_01_grant_is_receives_posted(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_CONNPROP);
 	KUNIT_EXPECT_EQ(test, h.credit & RDMA2_CREDIT_GRANT_MASK, first);
 	KUNIT_EXPECT_EQ(test, h.credit >> RDMA2_CREDIT_MAX_SHIFT, RR2C_SLOTS);
-	KUNIT_EXPECT_EQ(test, r->ep.nr_recv_made, first + RPCRDMA2_RECV_EXTRA);
+	KUNIT_EXPECT_EQ(test, r->link.ep.nr_recv_made, first + RPCRDMA2_RECV_EXTRA);
 
 	rr2w_answer_connprop(w);
 	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
@@ -2096,7 +2096,7 @@ static void rr2w_v2_cred_01_grant_is_receives_posted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h.credit & RDMA2_CREDIT_GRANT_MASK,
 			32 + RR2C_BC_SLOTS);
 	KUNIT_EXPECT_EQ(test, h.credit >> RDMA2_CREDIT_MAX_SHIFT, RR2C_SLOTS);
-	KUNIT_EXPECT_EQ(test, r->ep.nr_recv_made,
+	KUNIT_EXPECT_EQ(test, r->link.ep.nr_recv_made,
 			32 + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA);
 	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
 	n += rr2w_reply(msg + n, h.xid, RPC_SUCCESS);
@@ -2677,9 +2677,9 @@ static void rr2w_v2_cont_03_resumed_call_ignores_held_reply(struct kunit *test)
 			continue;
 		/* the client waits for this window's acknowledgment */
 		if (seen == 1 + RPCRDMA2_SEQ_WINDOW) {
-			spin_lock(&r->tx_lock);
+			spin_lock(&r->link.tx_lock);
 			rq = r->tx_req;
-			spin_unlock(&r->tx_lock);
+			spin_unlock(&r->link.tx_lock);
 			KUNIT_ASSERT_NOT_NULL(test, rq);
 			rr2w_hold_reply(w, rq, true);
 		}

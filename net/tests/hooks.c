@@ -104,7 +104,7 @@ void rr2s_knobs_reset(void)
 
 u32 rpcrdma2_clnt_test_version(struct rpc_xprt *xprt)
 {
-	return rr2c(xprt)->conn.vers;
+	return rr2c(xprt)->link.conn.vers;
 }
 
 u32 rpcrdma2_clnt_test_grant(struct rpc_xprt *xprt)
@@ -139,9 +139,9 @@ u32 rpcrdma2_clnt_test_tx_msgno(struct rpc_xprt *xprt)
 	struct rr2c *r = rr2c(xprt);
 	u32 n;
 
-	spin_lock(&r->tx_lock);
+	spin_lock(&r->link.tx_lock);
 	n = r->tx_req ? r->tx.msgno : 0;
-	spin_unlock(&r->tx_lock);
+	spin_unlock(&r->link.tx_lock);
 	return n;
 }
 

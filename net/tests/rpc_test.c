@@ -2591,11 +2591,11 @@ static void rr2r_hostauth_both_halves(struct kunit *test)
 	r = rr2c(rr2r_xprt(clnt));
 	c = rr2r_svc_conn_from(test, (struct sockaddr *)
 			       &r->id->route.addr.src_addr);
-	KUNIT_EXPECT_EQ(test, c->conn.peer_hostauth_len, 14);
-	KUNIT_EXPECT_EQ(test, memcmp(c->conn.peer_hostauth, "kunit-host-key",
+	KUNIT_EXPECT_EQ(test, c->link.conn.peer_hostauth_len, 14);
+	KUNIT_EXPECT_EQ(test, memcmp(c->link.conn.peer_hostauth, "kunit-host-key",
 				     14), 0);
-	KUNIT_EXPECT_EQ(test, r->conn.peer_hostauth_len, 14);
-	KUNIT_EXPECT_EQ(test, memcmp(r->conn.peer_hostauth, "kunit-host-key",
+	KUNIT_EXPECT_EQ(test, r->link.conn.peer_hostauth_len, 14);
+	KUNIT_EXPECT_EQ(test, memcmp(r->link.conn.peer_hostauth, "kunit-host-key",
 				     14), 0);
 	KUNIT_EXPECT_EQ(test, rr2r_sysctl_read(test, "rpcrdma2_hostauth"),
 			before + 1);
@@ -2732,12 +2732,12 @@ static struct rpc_clnt *rr2r_bc_setup(struct kunit *test, u32 clnt_brs,
 	c = rr2r_svc_conn_from(test, (struct sockaddr *)
 			       &r->id->route.addr.src_addr);
 	/* V2-RDIR-10: each end advertised its level, and each heard it */
-	KUNIT_EXPECT_EQ(test, r->local.brs, clnt_brs);
-	KUNIT_EXPECT_EQ(test, c->local.brs, svc_brs);
-	KUNIT_EXPECT_EQ(test, c->conn.peer_props.brs, clnt_brs);
-	KUNIT_EXPECT_EQ(test, r->conn.peer_props.brs, svc_brs);
-	KUNIT_EXPECT_EQ(test, c->conn.send_inline, 1024);
-	KUNIT_EXPECT_EQ(test, r->conn.send_inline, 1024);
+	KUNIT_EXPECT_EQ(test, r->link.local.brs, clnt_brs);
+	KUNIT_EXPECT_EQ(test, c->link.local.brs, svc_brs);
+	KUNIT_EXPECT_EQ(test, c->link.conn.peer_props.brs, clnt_brs);
+	KUNIT_EXPECT_EQ(test, r->link.conn.peer_props.brs, svc_brs);
+	KUNIT_EXPECT_EQ(test, c->link.conn.send_inline, 1024);
+	KUNIT_EXPECT_EQ(test, r->link.conn.send_inline, 1024);
 	*rp = r;
 	*cp = c;
 	return clnt;
@@ -2895,10 +2895,10 @@ static void rr2r_backchannel_simple(struct kunit *test)
 
 	clnt = rr2r_bc_loop(test, RDMA2_RVRSDIR_SIMPLE, RDMA2_RVRSDIR_CONT,
 			    &r, &c);
-	recvs = r->stats.recvs;
+	recvs = r->link.recvs;
 	KUNIT_EXPECT_EQ(test, rr2r_put_proc(clnt, RR2R_PUT_CONT, pages, 3000,
 					    0x41, &res), -EMSGSIZE);
-	KUNIT_EXPECT_EQ(test, r->stats.recvs, recvs);
+	KUNIT_EXPECT_EQ(test, r->link.recvs, recvs);
 	KUNIT_EXPECT_EQ(test, rr2r_put_proc(clnt, RR2R_PUT_CONT, pages, 500,
 					    0x42, &res), 0);
 	KUNIT_EXPECT_EQ(test, res.ok, 1);
@@ -2932,7 +2932,7 @@ static void rr2r_backchannel_server_none(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, IS_ERR(bc));
 	if (!IS_ERR(bc))
 		rpc_shutdown_client(bc);
-	c->local.brs = RDMA2_RVRSDIR_CONT;	/* a server that calls anyway */
+	c->link.local.brs = RDMA2_RVRSDIR_CONT;	/* a server that calls anyway */
 	svc_xprt_get(&c->b.xprt);
 	bc = rr2r_bc_clnt_on(test, &c->b.xprt);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(bc));
@@ -3009,8 +3009,8 @@ static void rr2r_bc1_cred_08_receives_posted(struct kunit *test)
 			min_t(u32, r->credits, RR2S_CREDITS_INIT));
 	KUNIT_EXPECT_EQ(test, rr2r_get(bc, pages, 500, 0x51, &res), 0);
 	KUNIT_EXPECT_TRUE(test, rr2r_verify(pages, 500, 0x51));
-	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&r->ep, cwant));
-	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&c->ep, swant));
+	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&r->link.ep, cwant));
+	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&c->link.ep, swant));
 
 	/* a reverse Call out: its Reply has a Receive at the server */
 	reinit_completion(&rr2r_svc.release);
@@ -3019,15 +3019,15 @@ static void rr2r_bc1_cred_08_receives_posted(struct kunit *test)
 	for (i = 0; i < 200 && !atomic_read(&rr2r_svc.held); i++)
 		msleep(50);
 	KUNIT_EXPECT_EQ(test, atomic_read(&rr2r_svc.held), 1);
-	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&c->ep, swant));
-	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&r->ep, cwant));
+	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&c->link.ep, swant));
+	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&r->link.ep, cwant));
 	complete_all(&rr2r_svc.release);
 	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&hold->done,
 							    60 * HZ));
 	KUNIT_EXPECT_EQ(test, hold->status, 0);
 	kfree(hold);
-	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&c->ep, swant));
-	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&r->ep, cwant));
+	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&c->link.ep, swant));
+	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&r->link.ep, cwant));
 
 	/* dropped and made again by the next forward Call */
 	xprt_force_disconnect(xprt);
@@ -3041,8 +3041,8 @@ static void rr2r_bc1_cred_08_receives_posted(struct kunit *test)
 	cwant = rpcrdma2_clnt_test_grant(xprt) + RR2C_BC_SLOTS +
 		RPCRDMA2_RECV_EXTRA;
 	swant = c->max_grant + RR2S_BC_SLOTS + RPCRDMA2_RECV_EXTRA;
-	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&r->ep, cwant));
-	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&c->ep, swant));
+	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&r->link.ep, cwant));
+	KUNIT_EXPECT_TRUE(test, rr2r_posted_settles(&c->link.ep, swant));
 }
 
 /*
@@ -3196,7 +3196,7 @@ static void rr2r_svc_knobs_apply_to_new_connections(struct kunit *test)
 			RR2S_CREDITS_INIT);
 	c = rr2r_svc_conn(test, old);
 	KUNIT_EXPECT_EQ(test, c->max_grant, RR2S_CREDITS);
-	KUNIT_EXPECT_EQ(test, c->ep.attr.recv_size, RPCRDMA2_BUF_SIZE_DEF);
+	KUNIT_EXPECT_EQ(test, c->link.ep.attr.recv_size, RPCRDMA2_BUF_SIZE_DEF);
 
 	raw = rr2r_raw(test);
 	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
@@ -3209,9 +3209,9 @@ static void rr2r_svc_knobs_apply_to_new_connections(struct kunit *test)
 	c = rr2r_svc_conn(test, raw);
 	KUNIT_EXPECT_EQ(test, c->max_grant, 16);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(c->grant), 16);
-	KUNIT_EXPECT_EQ(test, c->ep.attr.nr_recv,
+	KUNIT_EXPECT_EQ(test, c->link.ep.attr.nr_recv,
 			16 + RR2S_BC_SLOTS + RPCRDMA2_RECV_EXTRA);
-	KUNIT_EXPECT_EQ(test, c->ep.attr.recv_size, 16384);
+	KUNIT_EXPECT_EQ(test, c->link.ep.attr.recv_size, 16384);
 	KUNIT_EXPECT_LE(test, c->ord, 1);
 }
 
@@ -3229,13 +3229,13 @@ static void rr2r_expect_clnt_conn(struct kunit *test, struct rpc_clnt *clnt,
 	KUNIT_EXPECT_EQ(test, r->xprt.max_reqs, slots);
 	/* V2-CRED-01: a Receive per credit, plus the extra ones */
 	KUNIT_EXPECT_EQ(test, r->credits, credits);
-	KUNIT_EXPECT_EQ(test, r->ep.attr.nr_recv,
+	KUNIT_EXPECT_EQ(test, r->link.ep.attr.nr_recv,
 			credits + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA);
 	/*
 	 * V2-CRED-02: the CONNPROP grants the Receives the connection
 	 * starts with and asks for the credits
 	 */
-	KUNIT_EXPECT_EQ(test, r->local.credits,
+	KUNIT_EXPECT_EQ(test, r->link.local.credits,
 			rpcrdma2_credit_word(min_t(u32, credits,
 						   RR2C_RECV_INIT) +
 					     RR2C_BC_SLOTS, credits));
@@ -3244,21 +3244,21 @@ static void rr2r_expect_clnt_conn(struct kunit *test, struct rpc_clnt *clnt,
 			min_t(u32, credits, RR2S_CREDITS_INIT));
 	/* V2-CRED-01: a Receive per credit granted, not per credit asked */
 	KUNIT_EXPECT_TRUE_MSG(test,
-			      rr2r_posted_settles(&r->ep,
+			      rr2r_posted_settles(&r->link.ep,
 						  min_t(u32, credits,
 							RR2S_CREDITS_INIT) +
 						  RR2C_BC_SLOTS +
 						  RPCRDMA2_RECV_EXTRA),
 			      "%d Receives posted",
-			      atomic_read(&r->ep.recvs_posted));
-	KUNIT_EXPECT_EQ(test, r->ep.attr.recv_size, rsize);
-	KUNIT_EXPECT_EQ(test, r->ep.attr.send_size, ssize);
+			      atomic_read(&r->link.ep.recvs_posted));
+	KUNIT_EXPECT_EQ(test, r->link.ep.attr.recv_size, rsize);
+	KUNIT_EXPECT_EQ(test, r->link.ep.attr.send_size, ssize);
 	/*
 	 * V2-INLINE-08: the server's Send size and Receive size are
 	 * max_req_size
 	 */
-	KUNIT_EXPECT_EQ(test, r->conn.recv_inline, min_t(u32, rsize, RPCRDMA2_BUF_SIZE_DEF));
-	KUNIT_EXPECT_EQ(test, r->conn.send_inline, min_t(u32, ssize, RPCRDMA2_BUF_SIZE_DEF));
+	KUNIT_EXPECT_EQ(test, r->link.conn.recv_inline, min_t(u32, rsize, RPCRDMA2_BUF_SIZE_DEF));
+	KUNIT_EXPECT_EQ(test, r->link.conn.send_inline, min_t(u32, ssize, RPCRDMA2_BUF_SIZE_DEF));
 
 	/*
 	 * CMP-CMPD-11, CMP-CMPD-12 and V2-INLINE-06, V2-INLINE-07, as the
@@ -3266,11 +3266,11 @@ static void rr2r_expect_clnt_conn(struct kunit *test, struct rpc_clnt *clnt,
 	 */
 	c = rr2r_svc_conn_from(test, (struct sockaddr *)
 			       &r->id->route.addr.src_addr);
-	KUNIT_EXPECT_EQ(test, c->conn.peer_pdata.recv_size, rsize);
-	KUNIT_EXPECT_EQ(test, c->conn.peer_pdata.send_size, ssize);
-	KUNIT_EXPECT_EQ(test, c->conn.peer_props.rbsiz, rsize);
-	KUNIT_EXPECT_EQ(test, c->conn.peer_props.sbsiz, ssize);
-	KUNIT_EXPECT_EQ(test, c->conn.send_inline, min_t(u32, rsize, RPCRDMA2_BUF_SIZE_DEF));
+	KUNIT_EXPECT_EQ(test, c->link.conn.peer_pdata.recv_size, rsize);
+	KUNIT_EXPECT_EQ(test, c->link.conn.peer_pdata.send_size, ssize);
+	KUNIT_EXPECT_EQ(test, c->link.conn.peer_props.rbsiz, rsize);
+	KUNIT_EXPECT_EQ(test, c->link.conn.peer_props.sbsiz, ssize);
+	KUNIT_EXPECT_EQ(test, c->link.conn.send_inline, min_t(u32, rsize, RPCRDMA2_BUF_SIZE_DEF));
 }
 
 /*
@@ -3383,16 +3383,16 @@ static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
 	rpcrdma2_clnt_test_set_grant(rr2r_xprt(new), 150);
 	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_grant(rr2r_xprt(new)), 150);
 	KUNIT_EXPECT_TRUE_MSG(test,
-			      rr2r_posted_settles(&rr2c(rr2r_xprt(new))->ep,
+			      rr2r_posted_settles(&rr2c(rr2r_xprt(new))->link.ep,
 						  150 + RR2C_BC_SLOTS +
 						  RPCRDMA2_RECV_EXTRA),
 			      "%d Receives posted",
-			      atomic_read(&rr2c(rr2r_xprt(new))->ep.recvs_posted));
+			      atomic_read(&rr2c(rr2r_xprt(new))->link.ep.recvs_posted));
 	rr2r_roundtrip(test, new, pages, 9000);
 	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_grant(rr2r_xprt(new)),
 			RR2S_CREDITS_INIT);
 	KUNIT_EXPECT_TRUE(test,
-			  rr2r_posted_settles(&rr2c(rr2r_xprt(new))->ep,
+			  rr2r_posted_settles(&rr2c(rr2r_xprt(new))->link.ep,
 					      150 + RR2C_BC_SLOTS +
 					      RPCRDMA2_RECV_EXTRA));
 	xprt_force_disconnect(rr2r_xprt(old));
@@ -4506,7 +4506,7 @@ static void rr2r_svc_v2_cont_03_held_waits_for_ctrl_buffer(struct kunit *test)
 	/* every control buffer taken (the CONNPROP's may be completing) */
 	for (k = 0; k < 100 && ntaken < RPCRDMA2_CTRL_SENDS; k++) {
 		while (ntaken < RPCRDMA2_CTRL_SENDS &&
-		       (sd = rpcrdma2_pool_get(&c->pool, true)))
+		       (sd = rpcrdma2_pool_get(&c->link.pool, true)))
 			taken[ntaken++] = sd;
 		if (ntaken < RPCRDMA2_CTRL_SENDS)
 			msleep(20);
@@ -4527,7 +4527,7 @@ static void rr2r_svc_v2_cont_03_held_waits_for_ctrl_buffer(struct kunit *test)
 
 	/* the buffers come back, as their completions would bring them */
 	while (ntaken)
-		rpcrdma2_pool_put(&c->pool, taken[--ntaken]);
+		rpcrdma2_pool_put(&c->link.pool, taken[--ntaken]);
 	KUNIT_ASSERT_EQ_MSG(test, rpcrdma2_test_wait_recv(&raw->client), 0,
 			    "the error held for a control buffer was lost");
 	b = rpcrdma2_test_recv_buf(&raw->client);
@@ -4682,8 +4682,8 @@ static void rr2r_xch_svc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h.xid, 0x51);
 	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_INVAL_HTYPE);
 	c = rr2r_svc_conn(test, raw);
-	KUNIT_EXPECT_FALSE(test, c->conn.xch.on);
-	KUNIT_EXPECT_EQ(test, c->conn.send_inline, 4096);
+	KUNIT_EXPECT_FALSE(test, c->link.conn.xch.on);
+	KUNIT_EXPECT_EQ(test, c->link.conn.send_inline, 4096);
 	rr2r_xch_null(test, raw, 0x50);
 
 	/* on */
@@ -4708,12 +4708,12 @@ static void rr2r_xch_svc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h.xch.subset[0][0], 1);	/* done */
 	KUNIT_EXPECT_EQ(test, h.xch.subset[1][0], 0);
 	c = rr2r_svc_conn(test, raw);
-	KUNIT_EXPECT_TRUE(test, c->conn.xch.on);
-	KUNIT_EXPECT_EQ(test, c->conn.xch.received, 2);
-	KUNIT_EXPECT_EQ(test, c->conn.send_inline, 2048);
-	KUNIT_EXPECT_EQ(test, c->conn.recv_inline, 2048);
-	KUNIT_EXPECT_EQ(test, c->conn.peer_props.brs, RDMA2_RVRSDIR_NONE);
-	KUNIT_EXPECT_TRUE(test, rpcrdma2_xch_no_reminv(&c->conn));
+	KUNIT_EXPECT_TRUE(test, c->link.conn.xch.on);
+	KUNIT_EXPECT_EQ(test, c->link.conn.xch.received, 2);
+	KUNIT_EXPECT_EQ(test, c->link.conn.send_inline, 2048);
+	KUNIT_EXPECT_EQ(test, c->link.conn.recv_inline, 2048);
+	KUNIT_EXPECT_EQ(test, c->link.conn.peer_props.brs, RDMA2_RVRSDIR_NONE);
+	KUNIT_EXPECT_TRUE(test, rpcrdma2_xch_no_reminv(&c->link.conn));
 
 	/* the knob: an UPDXCH back to the posted 4096, then the Reply */
 	KUNIT_EXPECT_EQ(test, 0,
@@ -4729,7 +4729,7 @@ static void rr2r_xch_svc(struct kunit *test)
 	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
 	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_MSG);
 	KUNIT_EXPECT_EQ(test, h.xid, 0x62);
-	KUNIT_EXPECT_EQ(test, c->conn.recv_inline, 4096);
+	KUNIT_EXPECT_EQ(test, c->link.conn.recv_inline, 4096);
 
 	/* hostile: an xcharval longer than the message */
 	n = rr2r_xch_hdr(msg, 0x63, RDMA2_XCH_REQXCH);
@@ -4742,7 +4742,7 @@ static void rr2r_xch_svc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h.xid, 0x63);
 	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_BAD_XDR);
 	rr2r_xch_null(test, raw, 0x64);
-	KUNIT_EXPECT_TRUE(test, c->conn.xch.on);
+	KUNIT_EXPECT_TRUE(test, c->link.conn.xch.on);
 }
 
 /*
@@ -4778,11 +4778,11 @@ static void rr2r_xch_both_halves(struct kunit *test)
 	clnt = rr2r_clnt(test);
 	rr2r_roundtrip(test, clnt, pages, 20000);
 	r = rr2c(rr2r_xprt(clnt));
-	KUNIT_EXPECT_TRUE(test, r->conn.xch.on);
-	KUNIT_EXPECT_TRUE(test, r->conn.xch.peer_init);
-	KUNIT_EXPECT_EQ(test, r->conn.xch.sent, 1);
-	KUNIT_EXPECT_EQ(test, r->conn.xch.received, 1);
-	KUNIT_EXPECT_EQ(test, r->conn.send_inline, 4096);
+	KUNIT_EXPECT_TRUE(test, r->link.conn.xch.on);
+	KUNIT_EXPECT_TRUE(test, r->link.conn.xch.peer_init);
+	KUNIT_EXPECT_EQ(test, r->link.conn.xch.sent, 1);
+	KUNIT_EXPECT_EQ(test, r->link.conn.xch.received, 1);
+	KUNIT_EXPECT_EQ(test, r->link.conn.send_inline, 4096);
 	KUNIT_EXPECT_EQ(test, r->stats.errors, 0);
 
 	/* the server off: it refuses the client's INITXCH */
@@ -4790,9 +4790,9 @@ static void rr2r_xch_both_halves(struct kunit *test)
 	clnt = rr2r_clnt(test);
 	rr2r_roundtrip(test, clnt, pages, 20000);
 	r = rr2c(rr2r_xprt(clnt));
-	KUNIT_EXPECT_FALSE(test, r->conn.xch.on);
-	KUNIT_EXPECT_TRUE(test, r->conn.xch.refused);
-	KUNIT_EXPECT_EQ(test, r->conn.send_inline, 4096);
+	KUNIT_EXPECT_FALSE(test, r->link.conn.xch.on);
+	KUNIT_EXPECT_TRUE(test, r->link.conn.xch.refused);
+	KUNIT_EXPECT_EQ(test, r->link.conn.send_inline, 4096);
 	KUNIT_EXPECT_EQ(test, r->stats.errors, 0);
 	KUNIT_EXPECT_EQ(test, r->stats.bad_xids, 0);
 
@@ -4801,9 +4801,9 @@ static void rr2r_xch_both_halves(struct kunit *test)
 	clnt = rr2r_clnt(test);
 	rr2r_roundtrip(test, clnt, pages, 20000);
 	r = rr2c(rr2r_xprt(clnt));
-	KUNIT_EXPECT_FALSE(test, r->conn.xch.on);
+	KUNIT_EXPECT_FALSE(test, r->link.conn.xch.on);
 	KUNIT_EXPECT_EQ(test, r->stats.errors_sent, 1);
-	KUNIT_EXPECT_EQ(test, r->conn.send_inline, 4096);
+	KUNIT_EXPECT_EQ(test, r->link.conn.send_inline, 4096);
 
 	/* Version 1: never */
 	rpcrdma2_test_set_xchar(true, true);
@@ -4811,9 +4811,9 @@ static void rr2r_xch_both_halves(struct kunit *test)
 	clnt = rr2r_clnt(test);
 	rr2r_roundtrip(test, clnt, pages, 20000);
 	r = rr2c(rr2r_xprt(clnt));
-	KUNIT_EXPECT_EQ(test, r->conn.vers, RPCRDMA2_VERS_1);
-	KUNIT_EXPECT_FALSE(test, r->conn.xch.on);
-	KUNIT_EXPECT_EQ(test, r->conn.xch.sent, 0);
+	KUNIT_EXPECT_EQ(test, r->link.conn.vers, RPCRDMA2_VERS_1);
+	KUNIT_EXPECT_FALSE(test, r->link.conn.xch.on);
+	KUNIT_EXPECT_EQ(test, r->link.conn.xch.sent, 0);
 	KUNIT_EXPECT_EQ(test, r->stats.errors_sent, 0);
 }
 
@@ -4997,7 +4997,7 @@ static void rr2r_fail_connect(struct kunit *test)
 
 	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
 	clnt = rr2r_clnt(test);
-	nr_init = rr2c(rr2r_xprt(clnt))->ep.attr.nr_recv_init;
+	nr_init = rr2c(rr2r_xprt(clnt))->link.ep.attr.nr_recv_init;
 	KUNIT_ASSERT_GT(test, nr_init, 0);
 	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_CONNECT, 1, 1, true, true,
 		     1000);

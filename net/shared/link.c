@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The per-connection protocol engine (link.h), the same for both
+ * halves:
+ *
+ * - rpcrdma2_link_recv_done(), the one receive entry: completion status,
+ *   DMA sync, negotiation until the version is settled, decoding
+ *   within the role's limits, the trace, the version and settled
+ *   checks, rejection, window acknowledgments, and dispatch by
+ *   message type to the role's callbacks;
+ * - rpcrdma2_link_pump(), the one send pump: it cuts a message into
+ *   Sends while the Send pool and the continuation window have room,
+ *   keeps control messages out of an open sequence (V2-CONT-03), and
+ *   says when the caller must wait for room (the client returns to
+ *   sunrpc and is called again, the server sleeps).
+ *
+ * The engine calls the role only through its rpcrdma2_link_ops.
+ */
+
+#include "shared/link.h"
+#include <trace/events/rpcrdma2.h>
+
+/**
+ * rpcrdma2_link_init - make a link ready for its first connection
+ * @l: the link, zeroed by its owner
+ * @ops: the role's callbacks
+ * @peer: the peer's address, for traces; lives as long as @l
+ */
+void rpcrdma2_link_init(struct rpcrdma2_link *l,
+			const struct rpcrdma2_link_ops *ops,
+			const struct sockaddr_storage *peer)
+{
+	l->ops = ops;
+	l->peer = peer;
+	spin_lock_init(&l->tx_lock);
+}
+
+/*
+ * A window acknowledgment (V2-CRED-08): the sender of a continued
+ * message may go on.  The window is the send side's, so under tx_lock.
+ */
+static void rpcrdma2_link_ack(struct rpcrdma2_link *l)
+{
+	bool room;
+
+	spin_lock(&l->tx_lock);
+	room = rpcrdma2_seq_grant(&l->seq);
+	spin_unlock(&l->tx_lock);
+	if (room)
+		l->ops->room(l);
+}
+
+/* Decode @rv within the role's limits and check it against the link. */
+static int rpcrdma2_link_check(struct rpcrdma2_link *l,
+			       struct rpcrdma2_recv *rv,
+			       struct rpcrdma2_hdr *hdr)
+{
+	struct rpcrdma2_limits lim;
+	int ret;
+
+	l->ops->limits(l, &lim);
+	lim.xchar = l->conn.xch.on;	/* else INVAL_HTYPE (XCH-XOP-11) */
+	ret = rpcrdma2_decode_hdr(rv->buf, rv->len, l->conn.vers, &lim, hdr);
+	if (!ret && l->ops->recheck)
+		ret = l->ops->recheck(l, rv, hdr);
+	trace_rpcrdma2_recv(l->peer, rv->len, ret, hdr);
+	/* V2-FRAME-20 (server), V2-FRAME-24 (client) */
+	if (!ret && hdr->vers != l->conn.vers)
+		ret = l->ops->vers_mismatch;
+	if (!ret)		/* V2-PROP-13: CONNPROP is once per connection */
+		ret = rpcrdma2_nego_settled_check(&l->conn, hdr);
+	return ret;
+}
+
+/**
+ * rpcrdma2_link_recv_done - take one completed Receive
+ * @rv: the Receive, flushed or not, of the endpoint a link embeds
+ *
+ * Both halves' struct rpcrdma2_ep_ops ->recv_done: the CQ's work item,
+ * one Receive at a time.  Every message is reposted here unless the
+ * role's ->msg kept it.
+ */
+void rpcrdma2_link_recv_done(struct rpcrdma2_recv *rv)
+{
+	struct rpcrdma2_link *l = container_of(rv->ep, struct rpcrdma2_link, ep);
+	const struct rpcrdma2_link_ops *ops = l->ops;
+	struct rpcrdma2_hdr hdr;
+	bool held = false;
+	int ret;
+
+	if (rv->status != IB_WC_SUCCESS) {
+		if (rv->status != IB_WC_WR_FLUSH_ERR)
+			trace_rpcrdma2_wc_error(&rv->cid, l->peer, "recv",
+						rv->status);
+		ops->recv_failed(l, rv);
+		return;
+	}
+	rpcrdma2_ep_recv_sync(rv);
+	l->recvs++;
+	if (l->draining)
+		goto repost;
+	if (!l->conn.vers && !ops->negotiate(l, rv))
+		goto repost;
+
+	ret = rpcrdma2_link_check(l, rv, &hdr);
+	if (ret) {
+		/*
+		 * The message is discarded, never given to the RPC layer
+		 * (V2-ERR-14, V2-ERR-18, V2-ERR-27, V2-ERR-34); the role
+		 * answers it where the spec says a receiver does.
+		 */
+		ops->reject(l, &hdr, ret);
+		goto repost;
+	}
+	if (ops->taken)
+		ops->taken(l, &hdr, rv);
+	if (rpcrdma2_is_credit_grant(&hdr)) {
+		rpcrdma2_link_ack(l);
+		goto repost;
+	}
+	switch (hdr.htype) {
+	case RDMA2_MSG:
+	case RDMA2_NOMSG:	/* V2-SPEC-01: the message is in a chunk */
+		held = ops->msg(l, &hdr, rv);
+		break;
+	case RDMA2_ERROR:
+		ops->error(l, &hdr, rv);
+		break;
+	default:	/* the codec lets through only RDMA2_XCH_* more */
+		if (rpcrdma2_xch_htype(hdr.htype))
+			ops->xch(l, &hdr);
+		break;
+	}
+repost:
+	if (!held)
+		ops->repost(l, rv);
+}
+
+/**
+ * rpcrdma2_link_has_room - may Send @msgno of the current message go?
+ * @l: the link
+ * @msgno: 1 for a message's first Send
+ *
+ * A Send buffer is free and the continuation window (V2-CONT-05) has
+ * room for it.  Any context; a hint unless the caller holds tx_lock.
+ */
+bool rpcrdma2_link_has_room(struct rpcrdma2_link *l, u32 msgno)
+{
+	return rpcrdma2_seq_may_send(&l->seq, msgno) &&
+	       rpcrdma2_pool_avail(&l->pool);
+}
+
+/* Is the role's fault site @site (RPCRDMA2_FAIL_NR: none) injected? */
+static bool rpcrdma2_link_fail(enum rpcrdma2_fail_site site)
+{
+	return site < RPCRDMA2_FAIL_NR && rpcrdma2_fail(site);
+}
+
+/**
+ * rpcrdma2_link_pump - post the Sends of a message while there is room
+ * @l: the link; the caller holds tx_lock and sends one message at a
+ *	time (V2-CONT-03)
+ * @tx: the message, cut from @tx->msgno on: a pump that returned
+ *	-EAGAIN is called again with the same @tx
+ * @nmsgs: how many Sends it takes (rpcrdma2_tx_nmsgs())
+ * @inv_rkey: Send With Invalidate of this rkey on the final Send, or 0
+ * @ctx: taken by the final Send (->seal), or NULL
+ *
+ * The acknowledgments a continued message owes are counted at its
+ * first Send, so a message dropped before it owes none (V2-CONT-05);
+ * from then until its final Send, control messages wait (V2-CONT-03,
+ * rpcrdma2_pool_seq_begin()).
+ *
+ * Returns 0 when the final Send is posted (it took @ctx); -EPIPE when
+ * it is, but what waited behind the sequence could not go (the peer
+ * waits for it: the connection is unusable); -EAGAIN when Send
+ * @tx->msgno + 1 has no room (wait for a Send completion or a window
+ * acknowledgment, ->room, and call again); -ENOBUFS when the role's
+ * room fault is injected (try again later: nothing will wake the
+ * caller); -ENOTCONN when a Send could not be posted (@ctx is still
+ * the caller's): the connection is unusable, and the caller gives the
+ * message up (rpcrdma2_link_pump_abort()).
+ */
+int rpcrdma2_link_pump(struct rpcrdma2_link *l, struct rpcrdma2_tx *tx,
+		       u32 nmsgs, u32 inv_rkey, void *ctx)
+{
+	const struct rpcrdma2_link_ops *ops = l->ops;
+	struct rpcrdma2_send *sd;
+	int more, ret;
+	u32 len;
+
+	lockdep_assert_held(&l->tx_lock);
+	do {
+		if (!rpcrdma2_seq_may_send(&l->seq, tx->msgno + 1))
+			return -EAGAIN;
+		sd = rpcrdma2_pool_get(&l->pool, false);
+		if (!sd)
+			return -EAGAIN;
+		if (rpcrdma2_link_fail(ops->fail_room)) {
+			rpcrdma2_pool_put(&l->pool, sd);
+			return -ENOBUFS;
+		}
+		if (!tx->msgno) {
+			rpcrdma2_seq_start(&l->seq, nmsgs);
+			if (nmsgs > 1)
+				rpcrdma2_pool_seq_begin(&l->pool);
+		}
+		more = rpcrdma2_tx_next(tx, sd->buf, &len);
+		if (!more && ctx) {
+			if (ops->seal)
+				ops->seal(l, ctx);
+			sd->ctx = ctx;
+		}
+		if (more < 0)
+			ret = more;
+		else if (rpcrdma2_link_fail(ops->fail_post))
+			ret = -EIO;
+		else
+			ret = rpcrdma2_ep_post_send(sd, len, more ? 0 : inv_rkey);
+		if (ret) {
+			sd->ctx = NULL;
+			rpcrdma2_pool_put(&l->pool, sd);
+			return -ENOTCONN;
+		}
+	} while (more);
+	/* what waited goes out now */
+	if (nmsgs > 1 && rpcrdma2_pool_seq_end(&l->pool))
+		return -EPIPE;
+	return 0;
+}
+
+/**
+ * rpcrdma2_link_pump_abort - give up a message rpcrdma2_link_pump() began
+ * @l: the link
+ * @tx: the message
+ * @nmsgs: its Sends
+ *
+ * Once a continued message's first Send is out, what waits behind its
+ * sequence is dropped, not posted after a message the peer will never
+ * see the end of, and the pool takes no more control messages (the
+ * connection is unusable).  Returns how many were dropped.
+ */
+u32 rpcrdma2_link_pump_abort(struct rpcrdma2_link *l,
+			     const struct rpcrdma2_tx *tx, u32 nmsgs)
+{
+	return nmsgs > 1 && tx->msgno ? rpcrdma2_pool_seq_abort(&l->pool) : 0;
+}

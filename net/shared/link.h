@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The per-connection protocol engine both halves run: one settled (or
+ * settling) RPC-over-RDMA connection's endpoint, Send pool, sequence
+ * window, reassembly and negotiation state, one receive entry that
+ * takes every Receive through the same checks before a role callback
+ * sees it, and one send pump for a possibly continued message.  Each
+ * half embeds a struct rpcrdma2_link and keeps only what is its own
+ * (sunrpc's rpc_xprt on the client, svc_xprt and rdma_rw on the
+ * server).  See link.c.
+ */
+#ifndef RPCRDMA2_LINK_H
+#define RPCRDMA2_LINK_H
+
+#include <linux/socket.h>
+#include <linux/spinlock.h>
+
+#include "shared/codec.h"
+#include "shared/cont.h"
+#include "shared/ep.h"
+#include "shared/fault.h"
+#include "shared/nego.h"
+#include "shared/xfer.h"
+
+struct rpcrdma2_link;
+
+/*
+ * What a half does with a Receive once the engine has checked it.
+ * Every callback runs in the CQ's work item, one Receive at a time, in
+ * the order the messages came.
+ */
+struct rpcrdma2_link_ops {
+	/* the Receive failed or was flushed: the connection is gone */
+	void (*recv_failed)(struct rpcrdma2_link *l, struct rpcrdma2_recv *rv);
+	/*
+	 * Before the version is settled: the half negotiates.  True when
+	 * the message settled it and is itself an RPC to process.
+	 */
+	bool (*negotiate)(struct rpcrdma2_link *l, struct rpcrdma2_recv *rv);
+	/* the decoder's limits for what this role takes */
+	void (*limits)(struct rpcrdma2_link *l, struct rpcrdma2_limits *lim);
+	/*
+	 * Optional: a second look at a header the limits let through
+	 * (@ret 0), with the payload at hand; returns the verdict.
+	 */
+	int (*recheck)(struct rpcrdma2_link *l, struct rpcrdma2_recv *rv,
+		       struct rpcrdma2_hdr *hdr);
+	/*
+	 * A message not taken: @verdict is an RDMA2_ERR_* to answer with
+	 * (the half decides whether it does) or RPCRDMA2_DROP.  The
+	 * engine reposts the Receive after.
+	 */
+	void (*reject)(struct rpcrdma2_link *l, const struct rpcrdma2_hdr *hdr,
+		       int verdict);
+	/* Optional: every message taken, before it is dispatched */
+	void (*taken)(struct rpcrdma2_link *l, const struct rpcrdma2_hdr *hdr,
+		      struct rpcrdma2_recv *rv);
+	/* a window acknowledgment opened room for our next Send */
+	void (*room)(struct rpcrdma2_link *l);
+	/*
+	 * RDMA2_MSG or RDMA2_NOMSG: a Call or Reply, either direction.
+	 * True when the half keeps @rv (and reposts it itself later).
+	 */
+	bool (*msg)(struct rpcrdma2_link *l, const struct rpcrdma2_hdr *hdr,
+		    struct rpcrdma2_recv *rv);
+	void (*error)(struct rpcrdma2_link *l, const struct rpcrdma2_hdr *hdr,
+		      struct rpcrdma2_recv *rv);
+	/* one of the seed 004 exchange's messages (only when it is on) */
+	void (*xch)(struct rpcrdma2_link *l, const struct rpcrdma2_hdr *hdr);
+	void (*repost)(struct rpcrdma2_link *l, struct rpcrdma2_recv *rv);
+	/*
+	 * Optional: the final Send of a message takes @ctx (its
+	 * completion hands it back through the half's ->send_done).
+	 */
+	void (*seal)(struct rpcrdma2_link *l, void *ctx);
+
+	/*
+	 * What a header of another version than the settled one gets:
+	 * RDMA2_ERR_VERS (a server answers it, V2-FRAME-20) or
+	 * RPCRDMA2_DROP (a client drops it, V2-FRAME-24).
+	 */
+	int		vers_mismatch;
+	/*
+	 * Fault-injection sites of this role's send pump (fault.c), or
+	 * RPCRDMA2_FAIL_NR: none.  @fail_room finds no room for the next
+	 * Send; @fail_post fails its post as a QP in error would.
+	 */
+	enum rpcrdma2_fail_site fail_room;
+	enum rpcrdma2_fail_site fail_post;
+};
+
+struct rpcrdma2_link {
+	const struct rpcrdma2_link_ops *ops;
+	/* the peer, for traces; the half's own address storage */
+	const struct sockaddr_storage *peer;
+
+	struct rpcrdma2_ep	ep;
+	struct rpcrdma2_pool	pool;
+	struct rpcrdma2_local	local;
+	struct rpcrdma2_conn	conn;
+	/* the CQ's work item only */
+	struct rpcrdma2_reasm	reasm;
+	/*
+	 * Closing: Receives are reposted unread (a Call beyond the grant
+	 * came, V2-CRED-04).  Set in the CQ's work item.
+	 */
+	bool			draining;
+	u64			recvs;		/* Receives completed */
+
+	/* the send side's window, under tx_lock */
+	spinlock_t		tx_lock;
+	struct rpcrdma2_seq	seq;
+};
+
+void rpcrdma2_link_init(struct rpcrdma2_link *l,
+			const struct rpcrdma2_link_ops *ops,
+			const struct sockaddr_storage *peer);
+void rpcrdma2_link_recv_done(struct rpcrdma2_recv *rv);
+bool rpcrdma2_link_has_room(struct rpcrdma2_link *l, u32 msgno);
+int rpcrdma2_link_pump(struct rpcrdma2_link *l, struct rpcrdma2_tx *tx,
+		       u32 nmsgs, u32 inv_rkey, void *ctx);
+u32 rpcrdma2_link_pump_abort(struct rpcrdma2_link *l,
+			     const struct rpcrdma2_tx *tx, u32 nmsgs);
+
+#endif /* RPCRDMA2_LINK_H */
