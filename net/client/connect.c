@@ -124,6 +124,7 @@ static void rr2c_teardown(struct rr2c *r)
 	r->id = NULL;
 	r->tx_req = NULL;
 	memset(&r->link.conn, 0, sizeof(r->link.conn));
+	rpcrdma2_link_down(&r->link);
 }
 
 static int rr2c_hello(struct rr2c *r)
@@ -217,6 +218,7 @@ static int rr2c_settle(struct rr2c *r)
 	if (r->link.local.max_vers == RPCRDMA2_VERS_1) {
 		r->link.conn.vers = RPCRDMA2_VERS_1;
 		rpcrdma2_conn_thresholds(&r->link.conn, &r->link.local);
+		rpcrdma2_link_settled(&r->link);
 		return 0;
 	}
 	reinit_completion(&r->nego_done);
@@ -394,6 +396,7 @@ static int rr2c_connect(struct rr2c *r)
 	ret = rpcrdma2_ep_create(&r->link.ep, id, &attr, &rr2c_ep_ops, r);
 	if (ret)
 		goto fail_id;
+	rpcrdma2_link_start(&r->link, RPCRDMA2_MAX_CONT_MSG);
 	ret = rpcrdma2_pool_init(&r->link.pool, &r->link.ep);
 	if (!ret)
 		ret = rr2c_frwr_create(r);
@@ -413,8 +416,6 @@ static int rr2c_connect(struct rr2c *r)
 	r->link.local.remote_inv = true;
 	rpcrdma2_local_segments(&r->link.local, id->device, &rr2c_limits);
 	r->link.local.credits = rr2c_credit(r, RPCRDMA2_VERS_2);
-	memset(&r->link.seq, 0, sizeof(r->link.seq));
-	rpcrdma2_reasm_init(&r->link.reasm, RPCRDMA2_MAX_CONT_MSG);
 	rr2c_rx_reset(r);
 	memset(&r->link.conn, 0, sizeof(r->link.conn));	/* unsettled: vers 0 */
 

@@ -108,6 +108,7 @@ static void rr2c_show_conn(struct seq_file *m, struct rr2c *r)
 
 	seq_printf(m, "peer %s\n", xprt->address_strings[RPC_DISPLAY_ADDR]);
 	seq_printf(m, "connected %d\n", xprt_connected(xprt) ? 1 : 0);
+	seq_printf(m, "state %s\n", rpcrdma2_link_state_name(&r->link));
 	seq_printf(m, "vers %u\n", READ_ONCE(r->link.conn.vers));
 	seq_printf(m, "inline %u/%u\n", READ_ONCE(r->link.conn.send_inline),
 		   READ_ONCE(r->link.conn.recv_inline));

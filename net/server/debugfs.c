@@ -55,7 +55,7 @@ static const char *rr2s_dbg_state(const struct rr2s_conn *c)
 		return "dead";
 	if (test_bit(XPT_CLOSE, flags))
 		return "closing";
-	return READ_ONCE(c->link.conn.vers) ? "up" : "negotiating";
+	return rpcrdma2_link_state_name(&c->link);
 }
 
 static const char *rr2s_dbg_xch(const struct rr2s_conn *c)

@@ -234,7 +234,7 @@ static bool rr2s_over_grant(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 	if (h->htype != RDMA2_NOMSG &&
 	    !rpcrdma2_rpc_msg_is_call(h, payload, plen, &ok))
 		return false;
-	c->link.draining = true;	/* closing: take nothing more */
+	rpcrdma2_link_drain(&c->link);	/* closing: take nothing more */
 	rr2s_stat_inc(RR2S_STAT_OVER_GRANT);
 	pr_warn_ratelimited("rpcrdma2: client %pISc sent a Call beyond the %u credits granted (xid 0x%08x): closing the connection\n",
 			    &c->b.xprt.xpt_remote, grant, h->xid);

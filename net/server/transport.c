@@ -236,7 +236,7 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	rpcrdma2_conn_init(&c->link.conn, &c->peer_pdata);
 	c->asm_max = min_t(u32, RPCRDMA2_MAX_CONT_MSG,
 			   (RPCSVC_MAXPAGES - 2) << PAGE_SHIFT);
-	rpcrdma2_reasm_init(&c->link.reasm, c->asm_max);
+	rpcrdma2_link_start(&c->link, c->asm_max);
 
 	for (i = 0; i < attr.nr_recv; i++) {
 		ret = rpcrdma2_ep_post_recv(&c->link.ep.recvs[i]);

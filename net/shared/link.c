@@ -35,6 +35,87 @@ void rpcrdma2_link_init(struct rpcrdma2_link *l,
 	spin_lock_init(&l->tx_lock);
 }
 
+/**
+ * rpcrdma2_link_start - a new connection, before its first Receive
+ * @l: the link, its endpoint made
+ * @reasm_max: the largest message it reassembles (V2-SEC-17)
+ *
+ * The window and reassembly start empty; the half sets its offer
+ * (@l->local) and the negotiated state (@l->conn) unsettled.
+ */
+void rpcrdma2_link_start(struct rpcrdma2_link *l, u32 reasm_max)
+{
+	memset(&l->seq, 0, sizeof(l->seq));
+	rpcrdma2_reasm_init(&l->reasm, reasm_max);
+	WRITE_ONCE(l->state, RPCRDMA2_LINK_NEGOTIATING);
+}
+
+/**
+ * rpcrdma2_link_settled - the version is settled: RPCs flow
+ * @l: the link, @l->conn.vers set
+ *
+ * The engine moves a link on itself when a message it took settled the
+ * version; a half calls this when it settles one without a message (a
+ * client offering Version 1 alone, RFC 8166).
+ */
+void rpcrdma2_link_settled(struct rpcrdma2_link *l)
+{
+	if (READ_ONCE(l->state) == RPCRDMA2_LINK_NEGOTIATING && l->conn.vers)
+		WRITE_ONCE(l->state, RPCRDMA2_LINK_UP);
+}
+
+/**
+ * rpcrdma2_link_drain - take nothing more from the peer
+ * @l: the link; from the CQ's work item
+ *
+ * The connection is closing (a Call beyond the grant came, V2-CRED-04):
+ * every Receive from now on is reposted unread.
+ */
+void rpcrdma2_link_drain(struct rpcrdma2_link *l)
+{
+	WRITE_ONCE(l->state, RPCRDMA2_LINK_DRAINING);
+}
+
+/**
+ * rpcrdma2_link_down - the endpoint is gone
+ * @l: the link; no completion runs any more
+ */
+void rpcrdma2_link_down(struct rpcrdma2_link *l)
+{
+	WRITE_ONCE(l->state, RPCRDMA2_LINK_DOWN);
+}
+
+/**
+ * rpcrdma2_link_state_name - @l's state, for debugfs
+ * @l: the link
+ */
+const char *rpcrdma2_link_state_name(const struct rpcrdma2_link *l)
+{
+	switch (READ_ONCE(l->state)) {
+	case RPCRDMA2_LINK_NEGOTIATING:
+		return "negotiating";
+	case RPCRDMA2_LINK_UP:
+		return "up";
+	case RPCRDMA2_LINK_DRAINING:
+		return "draining";
+	default:
+		return "down";
+	}
+}
+
+/*
+ * Until the version is settled every message goes to the half's
+ * negotiation; true when the one that settled it is itself an RPC.
+ */
+static bool rpcrdma2_link_negotiate(struct rpcrdma2_link *l,
+				    struct rpcrdma2_recv *rv)
+{
+	bool rpc = l->ops->negotiate(l, rv);
+
+	rpcrdma2_link_settled(l);
+	return rpc;
+}
+
 /*
  * A window acknowledgment (V2-CRED-08): the sender of a continued
  * message may go on.  The window is the send side's, so under tx_lock.
@@ -97,10 +178,16 @@ void rpcrdma2_link_recv_done(struct rpcrdma2_recv *rv)
 	}
 	rpcrdma2_ep_recv_sync(rv);
 	l->recvs++;
-	if (l->draining)
+	switch (READ_ONCE(l->state)) {
+	case RPCRDMA2_LINK_UP:
+		break;
+	case RPCRDMA2_LINK_NEGOTIATING:
+		if (rpcrdma2_link_negotiate(l, rv))
+			break;
 		goto repost;
-	if (!l->conn.vers && !ops->negotiate(l, rv))
+	default:		/* draining */
 		goto repost;
+	}
 
 	ret = rpcrdma2_link_check(l, rv, &hdr);
 	if (ret) {

@@ -89,8 +89,21 @@ struct rpcrdma2_link_ops {
 	enum rpcrdma2_fail_site fail_post;
 };
 
+/*
+ * Where a link is.  Moved on by the CQ's work item (NEGOTIATING to UP,
+ * to DRAINING) and by the half's connect and teardown (to NEGOTIATING,
+ * to DOWN) when no completion runs; read anywhere (READ_ONCE).
+ */
+enum rpcrdma2_link_state {
+	RPCRDMA2_LINK_DOWN,		/* no endpoint */
+	RPCRDMA2_LINK_NEGOTIATING,	/* connected, version not settled */
+	RPCRDMA2_LINK_UP,		/* settled: RPCs flow */
+	RPCRDMA2_LINK_DRAINING,		/* closing: Receives reposted unread */
+};
+
 struct rpcrdma2_link {
 	const struct rpcrdma2_link_ops *ops;
+	enum rpcrdma2_link_state state;
 	/* the peer, for traces; the half's own address storage */
 	const struct sockaddr_storage *peer;
 
@@ -100,11 +113,6 @@ struct rpcrdma2_link {
 	struct rpcrdma2_conn	conn;
 	/* the CQ's work item only */
 	struct rpcrdma2_reasm	reasm;
-	/*
-	 * Closing: Receives are reposted unread (a Call beyond the grant
-	 * came, V2-CRED-04).  Set in the CQ's work item.
-	 */
-	bool			draining;
 	u64			recvs;		/* Receives completed */
 
 	/* the send side's window, under tx_lock */
@@ -115,6 +123,11 @@ struct rpcrdma2_link {
 void rpcrdma2_link_init(struct rpcrdma2_link *l,
 			const struct rpcrdma2_link_ops *ops,
 			const struct sockaddr_storage *peer);
+void rpcrdma2_link_start(struct rpcrdma2_link *l, u32 reasm_max);
+void rpcrdma2_link_settled(struct rpcrdma2_link *l);
+void rpcrdma2_link_drain(struct rpcrdma2_link *l);
+void rpcrdma2_link_down(struct rpcrdma2_link *l);
+const char *rpcrdma2_link_state_name(const struct rpcrdma2_link *l);
 void rpcrdma2_link_recv_done(struct rpcrdma2_recv *rv);
 bool rpcrdma2_link_has_room(struct rpcrdma2_link *l, u32 msgno);
 int rpcrdma2_link_pump(struct rpcrdma2_link *l, struct rpcrdma2_tx *tx,
