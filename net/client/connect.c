@@ -396,8 +396,7 @@ static int rr2c_connect(struct rr2c *r)
 	ret = rpcrdma2_ep_create(&r->link.ep, id, &attr, &rr2c_ep_ops, r);
 	if (ret)
 		goto fail_id;
-	rpcrdma2_link_start(&r->link, RPCRDMA2_MAX_CONT_MSG);
-	ret = rpcrdma2_pool_init(&r->link.pool, &r->link.ep);
+	ret = rpcrdma2_link_open(&r->link, RPCRDMA2_MAX_CONT_MSG);
 	if (!ret)
 		ret = rr2c_frwr_create(r);
 	for (i = 0; !ret && i < r->link.ep.nr_recv_made; i++)

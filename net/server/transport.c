@@ -218,7 +218,9 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	if (ret)
 		return ret;
 	c->ep_up = true;
-	ret = rpcrdma2_pool_init(&c->link.pool, &c->link.ep);
+	c->asm_max = min_t(u32, RPCRDMA2_MAX_CONT_MSG,
+			   (RPCSVC_MAXPAGES - 2) << PAGE_SHIFT);
+	ret = rpcrdma2_link_open(&c->link, c->asm_max);
 	if (ret)
 		return ret;
 
@@ -234,9 +236,6 @@ static int rr2s_conn_setup(struct rr2s_conn *c)
 	c->grant = min_t(u32, RR2S_CREDITS_INIT, c->max_grant);
 	c->link.local.credits = rpcrdma2_credit_out(RPCRDMA2_VERS_2, c->grant);
 	rpcrdma2_conn_init(&c->link.conn, &c->peer_pdata);
-	c->asm_max = min_t(u32, RPCRDMA2_MAX_CONT_MSG,
-			   (RPCSVC_MAXPAGES - 2) << PAGE_SHIFT);
-	rpcrdma2_link_start(&c->link, c->asm_max);
 
 	for (i = 0; i < attr.nr_recv; i++) {
 		ret = rpcrdma2_ep_post_recv(&c->link.ep.recvs[i]);

@@ -20,8 +20,9 @@
  *
  * Three make a device or a peer misbehave:
  *
- *   svc-send     the server's post of a Send of an RPC message fails,
- *                as on a QP in error (server/sendto.c)
+ *   svc-send     the server's post of a Send fails, as on a QP in
+ *                error: an RPC message's (shared/link.c, the send
+ *                pump) or a control message's (shared/xfer.c)
  *   send-stall   the client's next Send of an inline or continued
  *                message finds no room, as when the peer withholds
  *                credits and acknowledgments: the task tries again

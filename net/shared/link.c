@@ -36,18 +36,28 @@ void rpcrdma2_link_init(struct rpcrdma2_link *l,
 }
 
 /**
- * rpcrdma2_link_start - a new connection, before its first Receive
+ * rpcrdma2_link_open - a new connection, before its first Receive
  * @l: the link, its endpoint made
  * @reasm_max: the largest message it reassembles (V2-SEC-17)
  *
- * The window and reassembly start empty; the half sets its offer
- * (@l->local) and the negotiated state (@l->conn) unsettled.
+ * Makes the Send pool on the endpoint (its posts fail at the role's
+ * ->fail_post site too); the window and reassembly start empty.  The
+ * half sets its offer (@l->local) and the negotiated state (@l->conn)
+ * unsettled, and destroys the pool with the endpoint.  Returns 0 or
+ * -errno.
  */
-void rpcrdma2_link_start(struct rpcrdma2_link *l, u32 reasm_max)
+int rpcrdma2_link_open(struct rpcrdma2_link *l, u32 reasm_max)
 {
+	int ret;
+
+	ret = rpcrdma2_pool_init(&l->pool, &l->ep);
+	if (ret)
+		return ret;
+	l->pool.fail_post = l->ops->fail_post;
 	memset(&l->seq, 0, sizeof(l->seq));
 	rpcrdma2_reasm_init(&l->reasm, reasm_max);
 	WRITE_ONCE(l->state, RPCRDMA2_LINK_NEGOTIATING);
+	return 0;
 }
 
 /**

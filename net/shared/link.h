@@ -123,7 +123,7 @@ struct rpcrdma2_link {
 void rpcrdma2_link_init(struct rpcrdma2_link *l,
 			const struct rpcrdma2_link_ops *ops,
 			const struct sockaddr_storage *peer);
-void rpcrdma2_link_start(struct rpcrdma2_link *l, u32 reasm_max);
+int rpcrdma2_link_open(struct rpcrdma2_link *l, u32 reasm_max);
 void rpcrdma2_link_settled(struct rpcrdma2_link *l);
 void rpcrdma2_link_drain(struct rpcrdma2_link *l);
 void rpcrdma2_link_down(struct rpcrdma2_link *l);

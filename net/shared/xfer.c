@@ -65,6 +65,7 @@ int rpcrdma2_pool_init(struct rpcrdma2_pool *p, struct rpcrdma2_ep *ep)
 		return -EINVAL;
 	spin_lock_init(&p->lock);
 	spin_lock_init(&p->gate);
+	p->fail_post = RPCRDMA2_FAIL_NR;
 	p->in_seq = false;
 	p->broken = false;
 	p->nheld = 0;
@@ -143,7 +144,8 @@ static int pool_post_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len,
 		return -ENOBUFS;
 	memcpy(sd->buf, msg, len);
 	sd->ctx = ctx;
-	if (rpcrdma2_ep_post_send(sd, len, 0)) {
+	if ((p->fail_post < RPCRDMA2_FAIL_NR && rpcrdma2_fail(p->fail_post)) ||
+	    rpcrdma2_ep_post_send(sd, len, 0)) {
 		sd->ctx = NULL;
 		pool_put_buf(p, sd);	/* under the gate: no flush */
 		return -EIO;

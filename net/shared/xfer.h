@@ -11,6 +11,7 @@
 #include <linux/sunrpc/xdr.h>
 
 #include "shared/ep.h"
+#include "shared/fault.h"
 #include "shared/nego.h"
 
 /*
@@ -72,6 +73,9 @@ struct rpcrdma2_pool {
 	u32			nfree;
 	u32			nctrl_free;
 	u32			*ctrl;
+
+	/* a control post fails here too (fault.c), RPCRDMA2_FAIL_NR: no */
+	enum rpcrdma2_fail_site	fail_post;
 
 	spinlock_t		gate;		/* in_seq, held; gated posts */
 	bool			in_seq;		/* one of our sequences is open */
