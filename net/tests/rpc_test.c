@@ -56,6 +56,11 @@
 #define RR2R_HOLDERS	40
 /* a GET with this seed waits as HOLD does before it answers */
 #define RR2R_SEED_HOLD	0x484f4c44
+/*
+ * a GET with this seed answers its data twice: first inline, then as
+ * the item a Write chunk may take, so a Reply with Writes is continued
+ */
+#define RR2R_SEED_TWICE	0x54574943
 
 enum { RR2R_NULL, RR2R_PUT, RR2R_GET, RR2R_HOLD, RR2R_NPROCS };
 
@@ -118,31 +123,45 @@ static __be32 rr2r_proc_put(struct svc_rqst *rqstp)
 
 static __be32 rr2r_proc_hold(struct svc_rqst *rqstp);
 
-static __be32 rr2r_proc_get(struct svc_rqst *rqstp)
+/* Encode @len octets of @seed's pattern as an opaque; its data's start. */
+static int rr2r_encode_data(struct xdr_stream *xdr, u32 seed, u32 len)
 {
-	struct xdr_stream *xdr = &rqstp->rq_res_stream;
-	u32 seed, len, i, n, k, pos;
+	u32 i, n, k, pos;
 	u8 *p;
 
-	if (xdr_stream_decode_u32(&rqstp->rq_arg_stream, &seed) ||
-	    xdr_stream_decode_u32(&rqstp->rq_arg_stream, &len) ||
-	    len > RR2R_MAX)
-		return rpc_garbage_args;
-	if (seed == RR2R_SEED_HOLD)
-		rr2r_proc_hold(rqstp);
 	if (xdr_stream_encode_u32(xdr, len) < 0)
-		return rpc_system_err;
+		return -EMSGSIZE;
 	pos = xdr_stream_pos(xdr);
 	for (i = 0; i < len; i += n) {
 		n = min_t(u32, len - i, PAGE_SIZE);
 		p = (u8 *)xdr_reserve_space(xdr, xdr_align_size(n));
 		if (!p)
-			return rpc_system_err;
+			return -EMSGSIZE;
 		for (k = 0; k < n; k++)
 			p[k] = rr2r_byte(seed, i + k);
 		memset(p + n, 0, xdr_align_size(n) - n);
 	}
 	xdr_commit_encode(xdr);		/* the last piece may straddle pages */
+	return pos;
+}
+
+static __be32 rr2r_proc_get(struct svc_rqst *rqstp)
+{
+	struct xdr_stream *xdr = &rqstp->rq_res_stream;
+	u32 seed, len;
+	int pos;
+
+	if (xdr_stream_decode_u32(&rqstp->rq_arg_stream, &seed) ||
+	    xdr_stream_decode_u32(&rqstp->rq_arg_stream, &len) ||
+	    len > RR2R_MAX || (seed == RR2R_SEED_TWICE && len > RR2R_MAX / 2))
+		return rpc_garbage_args;
+	if (seed == RR2R_SEED_HOLD)
+		rr2r_proc_hold(rqstp);
+	if (seed == RR2R_SEED_TWICE && rr2r_encode_data(xdr, seed, len) < 0)
+		return rpc_system_err;
+	pos = rr2r_encode_data(xdr, seed, len);
+	if (pos < 0)
+		return rpc_system_err;
 	/*
 	 * the data may go in a Write chunk, as nfsd's READ data does; run
 	 * as a callback (svc_process_bc) there is no transport to tell
@@ -181,7 +200,7 @@ static bool rr2r_encode_done(struct svc_rqst *rqstp, struct xdr_stream *xdr)
 static const struct svc_procedure rr2r_svc_procs[RR2R_NPROCS] = {
 	[RR2R_NULL] = RR2R_SVC_PROC(rr2r_proc_null, 1),
 	[RR2R_PUT]  = RR2R_SVC_PROC(rr2r_proc_put, 2),
-	[RR2R_GET]  = RR2R_SVC_PROC(rr2r_proc_get, 1 + RR2R_MAX / 4),
+	[RR2R_GET]  = RR2R_SVC_PROC(rr2r_proc_get, 2 + RR2R_MAX / 4),
 	[RR2R_HOLD] = RR2R_SVC_PROC(rr2r_proc_hold, 1),
 };
 
@@ -4463,6 +4482,128 @@ static void rr2r_svc_v2_cont_03_failed_sequence_drops_held(struct kunit *test)
 }
 
 /*
+ * A GET (RR2R_SEED_TWICE) whose Reply posts RDMA Writes into @m and is
+ * continued: the messages of its Reply are taken, each window
+ * acknowledged; after the first window an INVAL_HTYPE is sent, which
+ * the server holds for the Reply's end, and then @arm runs (or NULL).
+ * Returns how many Reply messages came, the final one counted, or 0 if
+ * the connection went before the final one; *@errors counts the
+ * RDMA2_ERRORs seen before the final one (V2-CONT-03: none).
+ */
+static u32 rr2r_twice_get(struct kunit *test, struct rpcrdma2_test_conn *raw,
+			  struct rr2r_mr *m, u32 xid, u32 len,
+			  void (*arm)(u32 skip), u32 skip, u32 *errors)
+{
+	struct rpcrdma2_segment seg = rr2r_seg(m, 0, m->npages * PAGE_SIZE);
+	struct rpcrdma2_chunk_out w = { .nsegs = 1, .segs = &seg };
+	struct rpcrdma2_hdr h;
+	u32 n, seen = 0;
+	u8 msg[512];
+
+	n = rr2r_chunk_call(msg, RPCRDMA2_VERS_2, xid, false, 0, NULL, 0, &w,
+			    1, NULL);
+	n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_GET);
+	n += rr2r_args(msg + n, RR2R_SEED_TWICE, len);
+	rr2r_raw_send(test, raw, msg, n);
+	*errors = 0;
+	while (seen < 64) {
+		if (rpcrdma2_test_wait_recv(&raw->client))
+			return 0;	/* the connection went */
+		n = rpcrdma2_test_recv_len(&raw->client);
+		KUNIT_ASSERT_EQ(test, 0,
+				rpcrdma2_decode_hdr(rpcrdma2_test_recv_buf(&raw->client),
+						    n, RPCRDMA2_VERS_2,
+						    &rr2r_reply_lim, &h));
+		KUNIT_ASSERT_EQ(test, 0, rpcrdma2_test_post_recv(&raw->client));
+		if (h.htype == RDMA2_ERROR) {
+			(*errors)++;
+			continue;
+		}
+		KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
+		KUNIT_ASSERT_EQ(test, h.xid, xid);
+		seen++;
+		if (!(h.flags & RDMA2_F_MORE))
+			return seen;
+		if (seen < 2 || (seen - 1) % RPCRDMA2_SEQ_WINDOW)
+			continue;
+		/* the server waits for this window's acknowledgment */
+		if (seen == 1 + RPCRDMA2_SEQ_WINDOW) {
+			n = rr2r_hdr(msg, 0x4444, RPCRDMA2_VERS_2, 0x77, 0);
+			rr2r_raw_send(test, raw, msg, n);
+			if (arm)
+				arm(skip);
+		}
+		n = rpcrdma2_encode_credit_grant(msg, sizeof(msg),
+						 rpcrdma2_credit_word(8, 8));
+		rr2r_raw_send(test, raw, msg, n);
+	}
+	KUNIT_FAIL(test, "the Reply did not end within 64 messages");
+	return 0;
+}
+
+/* svc-send passes @skip posts, then fails every one */
+static void rr2r_fail_sends_after(u32 skip)
+{
+	rpcrdma2_fail_after(RPCRDMA2_FAIL_SVC_SEND, skip);
+}
+
+/*
+ * V2-CONT-03, V2-CHUNK-10: a continued Reply whose RDMA Writes went
+ * ahead of it reaches its final Send, but the error held behind it
+ * cannot be posted (as on a QP gone into error just then).  The final
+ * Send owns the Reply's Write list and releases it when it completes;
+ * the server must not also keep the list as an orphan of a Reply never
+ * sent (the debug run's KASAN sees the list used after it was freed
+ * if it does).  The held error is never seen, the connection closes,
+ * and a new one is served.  A first GET, not faulted, counts the
+ * Reply's messages, so the fault can let exactly those pass.
+ */
+static void rr2r_svc_v2_cont_03_held_post_fails_after_writes(struct kunit *test)
+{
+	const u32 len = 20 * 4096;
+	struct rpcrdma2_test_conn *raw;
+	struct rpcrdma2_hdr h;
+	u32 nmsgs, errors;
+	struct rr2r_mr *m;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_send_faults_off,
+							   NULL));
+	raw = rr2r_raw_n(test, 24);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	m = rr2r_mr(test, raw, len);
+
+	nmsgs = rr2r_twice_get(test, raw, m, 0xc3300, len, NULL, 0, &errors);
+	KUNIT_ASSERT_GT(test, nmsgs, 1 + RPCRDMA2_SEQ_WINDOW);
+	KUNIT_ASSERT_LE(test, nmsgs, 1 + 2 * RPCRDMA2_SEQ_WINDOW);
+	KUNIT_EXPECT_EQ(test, errors, 0);
+	KUNIT_EXPECT_TRUE(test, rr2r_mr_verify(m, 0, len, RR2R_SEED_TWICE));
+	/* the held error, after the Reply */
+	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
+	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_ERROR);
+	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_INVAL_HTYPE);
+
+	/* again: the Reply's remaining Sends pass, the held error fails */
+	KUNIT_EXPECT_EQ(test, rr2r_twice_get(test, raw, m, 0xc3301, len,
+					     rr2r_fail_sends_after,
+					     nmsgs - 1 - RPCRDMA2_SEQ_WINDOW,
+					     &errors), nmsgs);
+	KUNIT_EXPECT_EQ(test, errors, 0);
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      wait_for_completion_timeout(&raw->client.cm_event,
+							  30 * HZ),
+			      "the connection stayed up, an error owed");
+	rr2s_test_fail_sends(0);
+	KUNIT_EXPECT_NE_MSG(test, rpcrdma2_test_wait_recv(&raw->client), 0,
+			    "the held error went out after its post failed");
+
+	raw = rr2r_raw(test);
+	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	rr2r_null_grant(test, raw, 0xc3302);
+}
+
+/*
  * V2-CONT-03, V2-SEC-17: an error held for the end of a continued
  * Reply is not lost when the control Send buffers are all taken then
  * (window acknowledgments take them, even inside a sequence): it waits
@@ -5167,6 +5308,8 @@ static struct kunit_case rr2r_cases[] = {
 	KUNIT_CASE_PARAM(rr2r_svc_v2_cont_03_error_after_reply_sequence,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_v2_cont_03_failed_sequence_drops_held,
+			 rr2r_link_gen_params),
+	KUNIT_CASE_PARAM(rr2r_svc_v2_cont_03_held_post_fails_after_writes,
 			 rr2r_link_gen_params),
 	KUNIT_CASE_PARAM(rr2r_svc_v2_cont_03_held_waits_for_ctrl_buffer,
 			 rr2r_link_gen_params),
