@@ -40,8 +40,19 @@ case ${1:-} in
 esac
 
 results=$(mktemp)
-trap 'rm -f "$results"' EXIT
+bg=$(mktemp -d)
+trap 'rm -rf "$results" "$bg"' EXIT
 skip=" ${RR2_SKIP:-} "
+
+# step_end NAME RC SECONDS FAILS: a step's closing line; a step that
+# failed without saying which check failed still counts (FAILS: the
+# number of FAIL lines before it)
+step_end() {
+	rr2_log "=== $1: exit $2 after $3 s"
+	if [ "$2" != 0 ] && [ "$(grep -c '^FAIL' "$results")" = "$4" ]; then
+		rr2_fail "$1 (exit $2)" | tee -a "$results"
+	fi
+}
 
 step() {
 	local name=$1
@@ -51,12 +62,38 @@ step() {
 	local t0=$SECONDS fails
 	fails=$(grep -c '^FAIL' "$results")
 	"$@" | tee -a "$results"
-	local rc=${PIPESTATUS[0]}
-	rr2_log "=== $name: exit $rc after $((SECONDS - t0)) s"
-	# A step that failed without saying which check failed still counts.
-	if [ "$rc" != 0 ] && [ "$(grep -c '^FAIL' "$results")" = "$fails" ]; then
-		rr2_fail "$name (exit $rc)" | tee -a "$results"
-	fi
+	step_end "$name" "${PIPESTATUS[0]}" $((SECONDS - t0)) "$fails"
+}
+
+# quiet NAME CMD...: run CMD as (part of) step NAME with its stdout and
+# stderr each kept in a file, for shown NAME to print once every job
+# that runs beside it is done: jobs at once must not mix their lines.
+# A step run in parts adds their times; its status is its first
+# failure's.
+quiet() {
+	local name=$1 t0=$SECONDS rc r=0 s=0
+	shift
+	case $skip in *" $name "*) return 0 ;; esac
+	# fd 8 is the KUnit lock (kunit_at_once): not for CMD to keep
+	"$@" >> "$bg/$name.out" 2>> "$bg/$name.err" 8>&-
+	rc=$?
+	[ ! -f "$bg/$name.rc" ] || read -r r s < "$bg/$name.rc"
+	[ "$r" != 0 ] || r=$rc
+	echo "$r $((s + SECONDS - t0))" > "$bg/$name.rc"
+}
+
+# shown NAME: what quiet kept of step NAME, as step would have printed it
+# (its stderr first, then its results), and its closing line with the
+# time it ran
+shown() {
+	local name=$1 rc secs fails
+	case $skip in *" $name "*) rr2_log "skipping $name"; return 0 ;; esac
+	rr2_log "=== $name"
+	read -r rc secs < "$bg/$name.rc"
+	fails=$(grep -c '^FAIL' "$results")
+	cat "$bg/$name.err" >&2
+	tee -a "$results" < "$bg/$name.out"
+	step_end "$name" "$rc" "$secs" "$fails"
 }
 
 build_w1() {
@@ -207,16 +244,61 @@ e2e_reference() {
 	return $rc
 }
 
+# Steps 1 to 5 run two jobs at once, on the two cores the command is
+# budgeted for; every step's output (kept by quiet) is printed when its
+# group is done, in the steps' order, with the time the step itself ran.
+#
+# checks_at_once: the module build (one make job) beside checkpatch,
+# coverage, crash-verdicts and wireshark, one after the other.
+checks_at_once() {
+	local t=$RR2_REPO/tools/testing pid n
+	rr2_log "=== build, beside it checkpatch coverage crash-verdicts wireshark: output when all are done"
+	{
+		quiet checkpatch "$t/checkpatch.sh"
+		quiet coverage python3 "$t/coverage.py" --check
+		quiet crash-verdicts "$t/qemu/crash-selftest.sh"
+		quiet wireshark python3 "$t/wireshark/selftest.py"
+	} &
+	pid=$!
+	quiet build build_w1
+	wait "$pid"
+	for n in build checkpatch coverage crash-verdicts wireshark; do
+		shown "$n"
+	done
+}
+
+# kunit_at_once: the two KUnit kernels are built one after the other
+# (each build uses every core), then the debug kernel's tests (one vCPU,
+# the longest job) run beside the other kernel's tests and then fuzz and
+# install (niced: the debug kernel's run is the one to wait for).  The
+# KUnit cache's lock (kunit/run.sh) is held from the first build to the
+# last test.
+kunit_at_once() {
+	local k=$RR2_REPO/tools/testing/kunit/run.sh t=$RR2_REPO/tools/testing
+	local pid n
+	rr2_log "=== kunit kunit-debug, beside the debug run fuzz install: output when all are done"
+	mkdir -p "$RR2_CACHE"
+	exec 8> "$RR2_CACHE/.kunit.lock"
+	flock 8
+	export RR2_KUNIT_LOCKED=1
+	quiet kunit "$k" --build
+	quiet kunit-debug "$k" --debug --build
+	quiet kunit-debug "$k" --debug --exec &
+	pid=$!
+	quiet kunit "$k" --exec
+	quiet fuzz nice "$t/fuzz/fuzz.sh" replay
+	quiet install nice "$t/install-test.sh"
+	wait "$pid"
+	exec 8>&-
+	unset RR2_KUNIT_LOCKED
+	for n in kunit kunit-debug fuzz install; do
+		shown "$n"
+	done
+}
+
 step setup "$RR2_REPO/tools/testing/setup.sh"
-step build build_w1
-step checkpatch "$RR2_REPO/tools/testing/checkpatch.sh"
-step coverage python3 "$RR2_REPO/tools/testing/coverage.py" --check
-step crash-verdicts "$RR2_REPO/tools/testing/qemu/crash-selftest.sh"
-step wireshark python3 "$RR2_REPO/tools/testing/wireshark/selftest.py"
-step kunit "$RR2_REPO/tools/testing/kunit/run.sh"
-step kunit-debug "$RR2_REPO/tools/testing/kunit/run.sh" --debug
-step fuzz "$RR2_REPO/tools/testing/fuzz/fuzz.sh" replay
-step install "$RR2_REPO/tools/testing/install-test.sh"
+checks_at_once
+kunit_at_once
 step e2e e2e
 [ "${RR2_REFERENCE:-0}" = 0 ] || step e2e-reference e2e_reference
 
