@@ -140,8 +140,10 @@ e2e() {
 	local q=$RR2_REPO/tools/testing/qemu/run-scenario.sh rc=0
 	local v2=expect=2,server.expect=2 v1=rdmavers=1,expect=1,server.expect=1
 	local v2_kinds=call,reply,connprop-c2s,connprop-s2c,grant,initxch-c2s,initxch-s2c,cont-c2s,cont-s2c,read-chunk,write-chunk
-	"$q" -g 1 -s ours module || rc=1
-	# make install in a guest: every transport name loads rpcrdma2
+	# make install in a guest: every transport name loads rpcrdma2;
+	# first, in the same boot, scenario "module"'s checks (rpcrdma2.ko
+	# loads, owns the transports, checks rdmavers, refuses to load
+	# beside the stock module)
 	"$q" -g 1 -s ours -a "$v2" install || rc=1
 	# a Debian machine booted by systemd from a disk: install, reboot,
 	# rpcrdma2 loaded at boot and nfsd on rdma; uninstall, reboot, stock
