@@ -137,17 +137,30 @@ rr2_faults_table() {
 # our server): the guest checks every connection rpcrdma2 logged, and a
 # run that connected without saying fails.
 e2e() {
-	local q=$RR2_REPO/tools/testing/qemu/run-scenario.sh rc=0
+	local q=$RR2_REPO/tools/testing/qemu/run-scenario.sh rc=0 reboot
 	local v2=expect=2,server.expect=2 v1=rdmavers=1,expect=1,server.expect=1
 	local v2_kinds=call,reply,connprop-c2s,connprop-s2c,grant,initxch-c2s,initxch-s2c,cont-c2s,cont-s2c,read-chunk,write-chunk
+	# Two single-guest runs at once: reboot's three boots of a disk
+	# (2 GiB) beside install's and acl-swap's boots, one after the
+	# other; reboot's output is printed whole after theirs.
+	# A Debian machine booted by systemd from a disk: install, reboot,
+	# rpcrdma2 loaded at boot and nfsd on rdma; uninstall, reboot, stock
+	"$q" -d -s ours -t 900 -a "$v2" reboot > "$bg/reboot.out" \
+		2> "$bg/reboot.err" &
+	reboot=$!
 	# make install in a guest: every transport name loads rpcrdma2;
 	# first, in the same boot, scenario "module"'s checks (rpcrdma2.ko
 	# loads, owns the transports, checks rdmavers, refuses to load
 	# beside the stock module)
 	"$q" -g 1 -s ours -a "$v2" install || rc=1
-	# a Debian machine booted by systemd from a disk: install, reboot,
-	# rpcrdma2 loaded at boot and nfsd on rdma; uninstall, reboot, stock
-	"$q" -d -s ours -t 900 -a "$v2" reboot || rc=1
+	# getfacl of a 60-entry ACL over v3 and swapon of a file on a v4.2
+	# mount, rpcrdma2 at both ends in one guest (with the stock server
+	# they ride in interop-stock-ours, aclswap=1: across two guests a
+	# run of their own costs a boot, in one guest the swap is fast)
+	"$q" -g 1 -s ours -t 600 -a "$v2" acl-swap || rc=1
+	wait "$reboot" || rc=1
+	cat "$bg/reboot.err" >&2
+	cat "$bg/reboot.out"
 	# rpcrdma2 to rpcrdma2 in one guest: Version 2, 1 MiB rsize/wsize by
 	# continuation, the seed 004 exchange on (xchar=1), callbacks at BRS
 	# CONT, NFSv4.0 and NFSv4.1 besides 3 and 4.2 with a delegation
@@ -200,11 +213,6 @@ e2e() {
 	# deployments
 	"$q" -g 2 -s ours -c stock -a "server.expect=1,$deploy" \
 		-n interop-ours-stock combined || rc=1
-	# getfacl of a 60-entry ACL over v3 and swapon of a file on a v4.2
-	# mount, rpcrdma2 at both ends in one guest (with the stock server
-	# they ride in interop-stock-ours, aclswap=1: across two guests a
-	# run of their own costs a boot, in one guest the swap is fast)
-	"$q" -g 1 -s ours -t 600 -a "$v2" acl-swap || rc=1
 	# iWARP (siw, built by setup.sh): the same chunks both ways between
 	# rpcrdma2 and the stock module, where the server registers its
 	# RDMA Read sinks and a Send to a QP with no Receive posted is fatal
