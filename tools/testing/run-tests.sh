@@ -74,7 +74,7 @@ quiet() {
 	local name=$1 t0=$SECONDS rc r=0 s=0
 	shift
 	case $skip in *" $name "*) return 0 ;; esac
-	# fd 8 is the KUnit lock (kunit_at_once): not for CMD to keep
+	# fd 8 is the KUnit lock (steps_at_once): not for CMD to keep
 	"$@" >> "$bg/$name.out" 2>> "$bg/$name.err" 8>&-
 	rc=$?
 	[ ! -f "$bg/$name.rc" ] || read -r r s < "$bg/$name.rc"
@@ -254,39 +254,20 @@ e2e_reference() {
 	return $rc
 }
 
-# Steps 1 to 5 run two jobs at once, on the two cores the command is
-# budgeted for; every step's output (kept by quiet) is printed when its
-# group is done, in the steps' order, with the time the step itself ran.
-#
-# checks_at_once: the module build (one make job) beside checkpatch,
-# coverage, crash-verdicts and wireshark, one after the other.
-checks_at_once() {
-	local t=$RR2_REPO/tools/testing pid n
-	rr2_log "=== build, beside it checkpatch coverage crash-verdicts wireshark: output when all are done"
-	{
-		quiet checkpatch "$t/checkpatch.sh"
-		quiet coverage python3 "$t/coverage.py" --check
-		quiet crash-verdicts "$t/qemu/crash-selftest.sh"
-		quiet wireshark python3 "$t/wireshark/selftest.py"
-	} &
-	pid=$!
-	quiet build build_w1
-	wait "$pid"
-	for n in build checkpatch coverage crash-verdicts wireshark; do
-		shown "$n"
-	done
-}
-
-# kunit_at_once: the two KUnit kernels are built one after the other
+# Steps 2 to 5 run two jobs at once, on the two cores the command is
+# budgeted for: the two KUnit kernels are built one after the other
 # (each build uses every core), then the debug kernel's tests (one vCPU,
-# the longest job) run beside the other kernel's tests and then fuzz and
-# install (niced: the debug kernel's run is the one to wait for).  The
-# KUnit cache's lock (kunit/run.sh) is held from the first build to the
-# last test.
-kunit_at_once() {
+# the longest job) run beside the other kernel's tests and then
+# checkpatch, coverage, crash-verdicts, wireshark, fuzz and install, one
+# after the other and niced: the debug kernel's run is the one to wait
+# for.  The KUnit cache's lock (kunit/run.sh) is held from the first
+# build to the last test.  Every step's output (kept by quiet) is
+# printed when all are done, in the steps' order, with the time the
+# step itself ran.
+steps_at_once() {
 	local k=$RR2_REPO/tools/testing/kunit/run.sh t=$RR2_REPO/tools/testing
 	local pid n
-	rr2_log "=== kunit kunit-debug, beside the debug run fuzz install: output when all are done"
+	rr2_log "=== kunit kunit-debug, beside the debug run checkpatch coverage crash-verdicts wireshark fuzz install: output when all are done"
 	mkdir -p "$RR2_CACHE"
 	exec 8> "$RR2_CACHE/.kunit.lock"
 	flock 8
@@ -296,19 +277,23 @@ kunit_at_once() {
 	quiet kunit-debug "$k" --debug --exec &
 	pid=$!
 	quiet kunit "$k" --exec
+	quiet checkpatch nice "$t/checkpatch.sh"
+	quiet coverage nice python3 "$t/coverage.py" --check
+	quiet crash-verdicts nice "$t/qemu/crash-selftest.sh"
+	quiet wireshark nice python3 "$t/wireshark/selftest.py"
 	quiet fuzz nice "$t/fuzz/fuzz.sh" replay
 	quiet install nice "$t/install-test.sh"
 	wait "$pid"
 	exec 8>&-
 	unset RR2_KUNIT_LOCKED
-	for n in kunit kunit-debug fuzz install; do
+	for n in checkpatch coverage crash-verdicts wireshark kunit kunit-debug fuzz install; do
 		shown "$n"
 	done
 }
 
 step setup "$RR2_REPO/tools/testing/setup.sh"
-checks_at_once
-kunit_at_once
+step build build_w1
+steps_at_once
 step e2e e2e
 [ "${RR2_REFERENCE:-0}" = 0 ] || step e2e-reference e2e_reference
 
