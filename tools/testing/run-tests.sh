@@ -137,7 +137,7 @@ rr2_faults_table() {
 # our server): the guest checks every connection rpcrdma2 logged, and a
 # run that connected without saying fails.
 e2e() {
-	local q=$RR2_REPO/tools/testing/qemu/run-scenario.sh rc=0 reboot
+	local q=$RR2_REPO/tools/testing/qemu/run-scenario.sh rc=0 reboot capture
 	local v2=expect=2,server.expect=2 v1=rdmavers=1,expect=1,server.expect=1
 	local v2_kinds=call,reply,connprop-c2s,connprop-s2c,grant,initxch-c2s,initxch-s2c,cont-c2s,cont-s2c,read-chunk,write-chunk
 	# Two single-guest runs at once: reboot's three boots of a disk
@@ -195,10 +195,17 @@ e2e() {
 	"$q" -g 3 -s ours -c ours -C stock -p 256 \
 		-a "$v2,xchar=1,xch=on,rvrsdir=1,brs=simple:simple,hostauth=rr2-e2e-key,devclamp=iwarp,mountopts=nconnect=4,krb5=1,fleet=1,client2.expect=1,svcstats=1" \
 		-n v2-ours-ours-2g combined || rc=1
+	# the capture's check (about 25 s of one core) runs beside the next
+	# run; its output is printed whole after that run's
 	python3 "$RR2_REPO/tools/testing/wireshark/check-capture.py" \
-		--expect "$v2_kinds" v2-ours-ours-2g || rc=1
+		--expect "$v2_kinds" v2-ours-ours-2g > "$bg/capture.out" \
+		2> "$bg/capture.err" &
+	capture=$!
 	# ... and with rdmavers=1
 	"$q" -g 2 -s ours -c ours -a "$v1" -n v1-ours-ours-2g combined || rc=1
+	wait "$capture" || rc=1
+	cat "$bg/capture.err" >&2
+	cat "$bg/capture.out"
 	# interop: our client falls back to Version 1 with the stock server
 	# and uses chunks there, at default mount options; over IPv6 (netid
 	# rdma6), with NFSv4.0 and NFSv4.1 too, one mount at nconnect=16
