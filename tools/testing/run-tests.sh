@@ -40,8 +40,19 @@ case ${1:-} in
 esac
 
 results=$(mktemp)
-trap 'rm -f "$results"' EXIT
+bg=$(mktemp -d)
+trap 'rm -rf "$results" "$bg"' EXIT
 skip=" ${RR2_SKIP:-} "
+
+# step_end NAME RC SECONDS FAILS: a step's closing line; a step that
+# failed without saying which check failed still counts (FAILS: the
+# number of FAIL lines before it)
+step_end() {
+	rr2_log "=== $1: exit $2 after $3 s"
+	if [ "$2" != 0 ] && [ "$(grep -c '^FAIL' "$results")" = "$4" ]; then
+		rr2_fail "$1 (exit $2)" | tee -a "$results"
+	fi
+}
 
 step() {
 	local name=$1
@@ -51,12 +62,38 @@ step() {
 	local t0=$SECONDS fails
 	fails=$(grep -c '^FAIL' "$results")
 	"$@" | tee -a "$results"
-	local rc=${PIPESTATUS[0]}
-	rr2_log "=== $name: exit $rc after $((SECONDS - t0)) s"
-	# A step that failed without saying which check failed still counts.
-	if [ "$rc" != 0 ] && [ "$(grep -c '^FAIL' "$results")" = "$fails" ]; then
-		rr2_fail "$name (exit $rc)" | tee -a "$results"
-	fi
+	step_end "$name" "${PIPESTATUS[0]}" $((SECONDS - t0)) "$fails"
+}
+
+# quiet NAME CMD...: run CMD as (part of) step NAME with its stdout and
+# stderr each kept in a file, for shown NAME to print once every job
+# that runs beside it is done: jobs at once must not mix their lines.
+# A step run in parts adds their times; its status is its first
+# failure's.
+quiet() {
+	local name=$1 t0=$SECONDS rc r=0 s=0
+	shift
+	case $skip in *" $name "*) return 0 ;; esac
+	# fd 8 is the KUnit lock (steps_at_once): not for CMD to keep
+	"$@" >> "$bg/$name.out" 2>> "$bg/$name.err" 8>&-
+	rc=$?
+	[ ! -f "$bg/$name.rc" ] || read -r r s < "$bg/$name.rc"
+	[ "$r" != 0 ] || r=$rc
+	echo "$r $((s + SECONDS - t0))" > "$bg/$name.rc"
+}
+
+# shown NAME: what quiet kept of step NAME, as step would have printed it
+# (its stderr first, then its results), and its closing line with the
+# time it ran
+shown() {
+	local name=$1 rc secs fails
+	case $skip in *" $name "*) rr2_log "skipping $name"; return 0 ;; esac
+	rr2_log "=== $name"
+	read -r rc secs < "$bg/$name.rc"
+	fails=$(grep -c '^FAIL' "$results")
+	cat "$bg/$name.err" >&2
+	tee -a "$results" < "$bg/$name.out"
+	step_end "$name" "$rc" "$secs" "$fails"
 }
 
 build_w1() {
@@ -100,15 +137,30 @@ rr2_faults_table() {
 # our server): the guest checks every connection rpcrdma2 logged, and a
 # run that connected without saying fails.
 e2e() {
-	local q=$RR2_REPO/tools/testing/qemu/run-scenario.sh rc=0
+	local q=$RR2_REPO/tools/testing/qemu/run-scenario.sh rc=0 reboot capture
 	local v2=expect=2,server.expect=2 v1=rdmavers=1,expect=1,server.expect=1
 	local v2_kinds=call,reply,connprop-c2s,connprop-s2c,grant,initxch-c2s,initxch-s2c,cont-c2s,cont-s2c,read-chunk,write-chunk
-	"$q" -g 1 -s ours module || rc=1
-	# make install in a guest: every transport name loads rpcrdma2
-	"$q" -g 1 -s ours -a "$v2" install || rc=1
-	# a Debian machine booted by systemd from a disk: install, reboot,
+	# Two single-guest runs at once: reboot's three boots of a disk
+	# (2 GiB) beside install's and acl-swap's boots, one after the
+	# other; reboot's output is printed whole after theirs.
+	# A Debian machine booted by systemd from a disk: install, reboot,
 	# rpcrdma2 loaded at boot and nfsd on rdma; uninstall, reboot, stock
-	"$q" -d -s ours -t 900 -a "$v2" reboot || rc=1
+	"$q" -d -s ours -t 900 -a "$v2" reboot > "$bg/reboot.out" \
+		2> "$bg/reboot.err" &
+	reboot=$!
+	# make install in a guest: every transport name loads rpcrdma2;
+	# first, in the same boot, scenario "module"'s checks (rpcrdma2.ko
+	# loads, owns the transports, checks rdmavers, refuses to load
+	# beside the stock module)
+	"$q" -g 1 -s ours -a "$v2" install || rc=1
+	# getfacl of a 60-entry ACL over v3 and swapon of a file on a v4.2
+	# mount, rpcrdma2 at both ends in one guest (with the stock server
+	# they ride in interop-stock-ours, aclswap=1: across two guests a
+	# run of their own costs a boot, in one guest the swap is fast)
+	"$q" -g 1 -s ours -t 600 -a "$v2" acl-swap || rc=1
+	wait "$reboot" || rc=1
+	cat "$bg/reboot.err" >&2
+	cat "$bg/reboot.out"
 	# rpcrdma2 to rpcrdma2 in one guest: Version 2, 1 MiB rsize/wsize by
 	# continuation, the seed 004 exchange on (xchar=1), callbacks at BRS
 	# CONT, NFSv4.0 and NFSv4.1 besides 3 and 4.2 with a delegation
@@ -143,10 +195,17 @@ e2e() {
 	"$q" -g 3 -s ours -c ours -C stock -p 256 \
 		-a "$v2,xchar=1,xch=on,rvrsdir=1,brs=simple:simple,hostauth=rr2-e2e-key,devclamp=iwarp,mountopts=nconnect=4,krb5=1,fleet=1,client2.expect=1,svcstats=1" \
 		-n v2-ours-ours-2g combined || rc=1
+	# the capture's check (about 25 s of one core) runs beside the next
+	# run; its output is printed whole after that run's
 	python3 "$RR2_REPO/tools/testing/wireshark/check-capture.py" \
-		--expect "$v2_kinds" v2-ours-ours-2g || rc=1
+		--expect "$v2_kinds" v2-ours-ours-2g > "$bg/capture.out" \
+		2> "$bg/capture.err" &
+	capture=$!
 	# ... and with rdmavers=1
 	"$q" -g 2 -s ours -c ours -a "$v1" -n v1-ours-ours-2g combined || rc=1
+	wait "$capture" || rc=1
+	cat "$bg/capture.err" >&2
+	cat "$bg/capture.out"
 	# interop: our client falls back to Version 1 with the stock server
 	# and uses chunks there, at default mount options; over IPv6 (netid
 	# rdma6), with NFSv4.0 and NFSv4.1 too, one mount at nconnect=16
@@ -161,11 +220,6 @@ e2e() {
 	# deployments
 	"$q" -g 2 -s ours -c stock -a "server.expect=1,$deploy" \
 		-n interop-ours-stock combined || rc=1
-	# getfacl of a 60-entry ACL over v3 and swapon of a file on a v4.2
-	# mount, rpcrdma2 at both ends in one guest (with the stock server
-	# they ride in interop-stock-ours, aclswap=1: across two guests a
-	# run of their own costs a boot, in one guest the swap is fast)
-	"$q" -g 1 -s ours -t 600 -a "$v2" acl-swap || rc=1
 	# iWARP (siw, built by setup.sh): the same chunks both ways between
 	# rpcrdma2 and the stock module, where the server registers its
 	# RDMA Read sinks and a Send to a QP with no Receive posted is fatal
@@ -207,16 +261,46 @@ e2e_reference() {
 	return $rc
 }
 
+# Steps 2 to 5 run two jobs at once, on the two cores the command is
+# budgeted for: the two KUnit kernels are built one after the other
+# (each build uses every core), then the debug kernel's tests (one vCPU,
+# the longest job) run beside the other kernel's tests and then
+# checkpatch, coverage, crash-verdicts, wireshark, fuzz and install, one
+# after the other and niced: the debug kernel's run is the one to wait
+# for.  The KUnit cache's lock (kunit/run.sh) is held from the first
+# build to the last test.  Every step's output (kept by quiet) is
+# printed when all are done, in the steps' order, with the time the
+# step itself ran.
+steps_at_once() {
+	local k=$RR2_REPO/tools/testing/kunit/run.sh t=$RR2_REPO/tools/testing
+	local pid n
+	rr2_log "=== kunit kunit-debug, beside the debug run checkpatch coverage crash-verdicts wireshark fuzz install: output when all are done"
+	mkdir -p "$RR2_CACHE"
+	exec 8> "$RR2_CACHE/.kunit.lock"
+	flock 8
+	export RR2_KUNIT_LOCKED=1
+	quiet kunit "$k" --build
+	quiet kunit-debug "$k" --debug --build
+	quiet kunit-debug "$k" --debug --exec &
+	pid=$!
+	quiet kunit "$k" --exec
+	quiet checkpatch nice "$t/checkpatch.sh"
+	quiet coverage nice python3 "$t/coverage.py" --check
+	quiet crash-verdicts nice "$t/qemu/crash-selftest.sh"
+	quiet wireshark nice python3 "$t/wireshark/selftest.py"
+	quiet fuzz nice "$t/fuzz/fuzz.sh" replay
+	quiet install nice "$t/install-test.sh"
+	wait "$pid"
+	exec 8>&-
+	unset RR2_KUNIT_LOCKED
+	for n in checkpatch coverage crash-verdicts wireshark kunit kunit-debug fuzz install; do
+		shown "$n"
+	done
+}
+
 step setup "$RR2_REPO/tools/testing/setup.sh"
 step build build_w1
-step checkpatch "$RR2_REPO/tools/testing/checkpatch.sh"
-step coverage python3 "$RR2_REPO/tools/testing/coverage.py" --check
-step crash-verdicts "$RR2_REPO/tools/testing/qemu/crash-selftest.sh"
-step wireshark python3 "$RR2_REPO/tools/testing/wireshark/selftest.py"
-step kunit "$RR2_REPO/tools/testing/kunit/run.sh"
-step kunit-debug "$RR2_REPO/tools/testing/kunit/run.sh" --debug
-step fuzz "$RR2_REPO/tools/testing/fuzz/fuzz.sh" replay
-step install "$RR2_REPO/tools/testing/install-test.sh"
+steps_at_once
 step e2e e2e
 [ "${RR2_REFERENCE:-0}" = 0 ] || step e2e-reference e2e_reference
 

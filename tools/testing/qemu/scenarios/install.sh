@@ -17,8 +17,12 @@
 #    name loads the stock module, says so in the kernel log, and
 #    modprobe -r of the name unloads it;
 #  - after uninstall the same names load the stock module again.
+# First, in the same boot, scenario "module"'s checks (module.sh; their
+# results keep its "module." names): a boot of its own cost 26 s.
 # Role: single.  (The DKMS build and install for the kernel's headers
 # run on the host: tools/testing/install-test.sh.)
+
+. /rr2/scenarios/module.sh
 
 rr2_only_ours() {
 	lsmod | grep -q '^rpcrdma2 ' && ! lsmod | grep -q '^rpcrdma '
@@ -106,6 +110,10 @@ rr2_io() {
 rr2_main() {
 	local kver
 	kver=$(uname -r)
+	rr2_module_checks
+	# as a boot of its own would have it: nfsd's filesystem is
+	# rr2_start_nfsd's to mount
+	umount /proc/fs/nfsd || rr2_fail setup.umount-nfsd
 	modprobe -a sunrpc rdma_cm ib_core nfs nfsv4 || rr2_fail setup.modules
 	rr2_check install.run /rr2/packaging/install.sh install /rr2/rpcrdma2.ko "$kver"
 	rr2_check install.modinfo-finds-updates sh -c \
