@@ -399,7 +399,7 @@ int rr2c_op_send_request(struct rpc_rqst *req)
 	struct rr2c *r = rr2c(xprt);
 	int ret, chunks = 0;
 	bool resuming;
-	u32 sent;
+	u64 sent;
 
 	if (!xprt_connected(xprt))
 		return -ENOTCONN;
@@ -471,11 +471,12 @@ int rr2c_op_send_request(struct rpc_rqst *req)
 			return ret;
 		}
 	}
-	sent = r->tx.msgno;
+	sent = r->link.sends;
 	ret = rpcrdma2_link_pump(&r->link, &r->tx, r->tx_nmsgs, 0, NULL);
-	r->stats.sends += r->tx.msgno - sent;
-	if (r->tx.msgno)
-		req->rq_bytes_sent = r->tx.off + 1;	/* in progress */
+	r->stats.sends += r->link.sends - sent;
+	/* in progress: every Send cut so far is posted */
+	if ((ret == -EAGAIN || ret == -ENOBUFS) && r->tx.msgno)
+		req->rq_bytes_sent = r->tx.off + 1;
 	switch (ret) {
 	case -EAGAIN:
 		ret = rr2c_wait_room(r);

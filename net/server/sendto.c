@@ -68,8 +68,10 @@ void rr2s_send_done(struct rpcrdma2_send *sd)
 /* Room for Send @msgno, or the connection is going: stop waiting. */
 static bool rr2s_send_ready(struct rr2s_conn *c, u32 msgno)
 {
-	return svc_xprt_is_dead(&c->b.xprt) ||
-	       rpcrdma2_link_has_room(&c->link, msgno);
+	if (svc_xprt_is_dead(&c->b.xprt))
+		return true;
+	/* a hint without tx_lock: the pump looks again under it */
+	return data_race(rpcrdma2_link_has_room(&c->link, msgno));
 }
 
 /*
@@ -115,10 +117,12 @@ static int rr2s_post_msg(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
 		}
 		spin_lock(&c->link.tx_lock);
 	}
-	if (ret == -ENOTCONN)
+	if (ret && ret != -EPIPE) {	/* not out: the message is given up */
+		ret = -ENOTCONN;
 		dropped = rpcrdma2_link_pump_abort(&c->link, tx, nmsgs);
+	}
 	spin_unlock(&c->link.tx_lock);
-	if (ret == -ENOTCONN && nmsgs > 1)
+	if (ret == -ENOTCONN && nmsgs > 1 && tx->msgno)
 		trace_rpcrdma2_svc_seq_abort(&c->b.xprt.xpt_remote, tx->xid,
 					     tx->msgno, nmsgs, dropped);
 	return ret;
@@ -167,7 +171,7 @@ static int rr2s_send_inv(struct rr2s_conn *c, struct rpcrdma2_tx *tx,
 		return -EMSGSIZE;
 	}
 	ret = rr2s_post_msg(c, tx, nmsgs, inv_rkey, wl);
-	if (ret != -ENOTCONN && wl)	/* the final Send took it */
+	if ((!ret || ret == -EPIPE) && wl)	/* the final Send took it */
 		*wlp = NULL;
 	if (ret)
 		return -ENOTCONN;

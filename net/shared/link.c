@@ -71,7 +71,8 @@ int rpcrdma2_link_open(struct rpcrdma2_link *l, u32 reasm_max)
 void rpcrdma2_link_settled(struct rpcrdma2_link *l)
 {
 	if (READ_ONCE(l->state) == RPCRDMA2_LINK_NEGOTIATING && l->conn.vers)
-		WRITE_ONCE(l->state, RPCRDMA2_LINK_UP);
+		/* conn before state: pairs with rpcrdma2_link_recv_done() */
+		smp_store_release(&l->state, RPCRDMA2_LINK_UP);
 }
 
 /**
@@ -168,8 +169,8 @@ static int rpcrdma2_link_check(struct rpcrdma2_link *l,
  * @rv: the Receive, flushed or not, of the endpoint a link embeds
  *
  * Both halves' struct rpcrdma2_ep_ops ->recv_done: the CQ's work item,
- * one Receive at a time.  Every message is reposted here unless the
- * role's ->msg kept it.
+ * one Receive at a time.  Every Receive that completed is reposted here
+ * unless the role's ->msg kept it; a failed one is the role's.
  */
 void rpcrdma2_link_recv_done(struct rpcrdma2_recv *rv)
 {
@@ -188,14 +189,15 @@ void rpcrdma2_link_recv_done(struct rpcrdma2_recv *rv)
 	}
 	rpcrdma2_ep_recv_sync(rv);
 	l->recvs++;
-	switch (READ_ONCE(l->state)) {
+	/* conn as it was settled: pairs with rpcrdma2_link_settled() */
+	switch (smp_load_acquire(&l->state)) {
 	case RPCRDMA2_LINK_UP:
 		break;
 	case RPCRDMA2_LINK_NEGOTIATING:
 		if (rpcrdma2_link_negotiate(l, rv))
 			break;
 		goto repost;
-	default:		/* draining */
+	default:		/* draining (or down: nothing is taken) */
 		goto repost;
 	}
 
@@ -258,7 +260,7 @@ static bool rpcrdma2_link_fail(enum rpcrdma2_fail_site site)
  * @l: the link; the caller holds tx_lock and sends one message at a
  *	time (V2-CONT-03)
  * @tx: the message, cut from @tx->msgno on: a pump that returned
- *	-EAGAIN is called again with the same @tx
+ *	-EAGAIN or -ENOBUFS is called again with the same @tx
  * @nmsgs: how many Sends it takes (rpcrdma2_tx_nmsgs())
  * @inv_rkey: Send With Invalidate of this rkey on the final Send, or 0
  * @ctx: taken by the final Send (->seal), or NULL
@@ -284,6 +286,7 @@ int rpcrdma2_link_pump(struct rpcrdma2_link *l, struct rpcrdma2_tx *tx,
 	const struct rpcrdma2_link_ops *ops = l->ops;
 	struct rpcrdma2_send *sd;
 	int more, ret;
+	bool first;
 	u32 len;
 
 	lockdep_assert_held(&l->tx_lock);
@@ -297,12 +300,14 @@ int rpcrdma2_link_pump(struct rpcrdma2_link *l, struct rpcrdma2_tx *tx,
 			rpcrdma2_pool_put(&l->pool, sd);
 			return -ENOBUFS;
 		}
-		if (!tx->msgno) {
+		first = !tx->msgno;
+		more = rpcrdma2_tx_next(tx, sd->buf, &len);
+		/* the sequence opens with its first Send cut */
+		if (more >= 0 && first) {
 			rpcrdma2_seq_start(&l->seq, nmsgs);
 			if (nmsgs > 1)
 				rpcrdma2_pool_seq_begin(&l->pool);
 		}
-		more = rpcrdma2_tx_next(tx, sd->buf, &len);
 		if (!more && ctx) {
 			if (ops->seal)
 				ops->seal(l, ctx);
@@ -319,6 +324,7 @@ int rpcrdma2_link_pump(struct rpcrdma2_link *l, struct rpcrdma2_tx *tx,
 			rpcrdma2_pool_put(&l->pool, sd);
 			return -ENOTCONN;
 		}
+		l->sends++;
 	} while (more);
 	/* what waited goes out now */
 	if (nmsgs > 1 && rpcrdma2_pool_seq_end(&l->pool))
@@ -332,7 +338,7 @@ int rpcrdma2_link_pump(struct rpcrdma2_link *l, struct rpcrdma2_tx *tx,
  * @tx: the message
  * @nmsgs: its Sends
  *
- * Once a continued message's first Send is out, what waits behind its
+ * Once a continued message's first Send is cut, what waits behind its
  * sequence is dropped, not posted after a message the peer will never
  * see the end of, and the pool takes no more control messages (the
  * connection is unusable).  Returns how many were dropped.

@@ -91,8 +91,10 @@ struct rpcrdma2_link_ops {
 
 /*
  * Where a link is.  Moved on by the CQ's work item (NEGOTIATING to UP,
- * to DRAINING) and by the half's connect and teardown (to NEGOTIATING,
- * to DOWN) when no completion runs; read anywhere (READ_ONCE).
+ * to DRAINING), by a client settling Version 1 without a message (to
+ * UP, rpcrdma2_link_settled(), with a release), and by the client's
+ * connect and teardown (to NEGOTIATING, to DOWN) when no completion
+ * runs; read anywhere.  A server link is freed with its connection.
  */
 enum rpcrdma2_link_state {
 	RPCRDMA2_LINK_DOWN,		/* no endpoint */
@@ -114,6 +116,7 @@ struct rpcrdma2_link {
 	/* the CQ's work item only */
 	struct rpcrdma2_reasm	reasm;
 	u64			recvs;		/* Receives completed */
+	u64			sends;		/* Sends the pump posted */
 
 	/* the send side's window, under tx_lock */
 	spinlock_t		tx_lock;
