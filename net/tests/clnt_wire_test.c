@@ -711,7 +711,7 @@ static void rr2w_settle_v2(struct rr2w *w)
 static void rr2w_expect_marker(struct rr2w *w, u32 marker)
 {
 	struct rpcrdma2_hdr h;
-	u8 msg[64], pl[64];
+	u8 msg[128], pl[64];
 	u32 n;
 
 	n = rr2w_msg(msg, marker, RPCRDMA2_VERS_2, RDMA2_F_TPMORE);
@@ -2568,7 +2568,7 @@ static void rr2w_v2_cont_03_error_after_call_sequence(struct kunit *test)
 	struct rr2w_write wr = { .len = 18 * 4060 + 1000, .no_ddp = true };
 	u32 i, n, xid = 0, seen = 0, err_at = 0, final_at = 0, npages;
 	struct rpcrdma2_hdr h;
-	u8 msg[64], pl[64];
+	u8 msg[128], pl[64];
 
 	npages = DIV_ROUND_UP(wr.len, PAGE_SIZE);
 	wr.pages = kunit_kcalloc(test, npages, sizeof(*wr.pages), GFP_KERNEL);
