@@ -43,137 +43,12 @@
 #include "shared/dev.h"
 #include "tests/env.h"
 #include "tests/hooks.h"
-
-#define RR2W_PROG	0x2000f0a2
-#define RR2W_VERS	1
-
-static struct rpcrdma2_test_env rr2w_envs[RPCRDMA2_TEST_NR_LINKS];
-
-/*
- * A case's parameter: the provider, and the device limits clamp its
- * connections are made under (shared/dev.c).  The chunk
- * cases run under the iwarp and tiny profiles too.
- */
-struct rr2w_param {
-	enum rpcrdma2_test_link	link;		/* first: read as the link */
-	enum rpcrdma2_devclamp	clamp;
-};
+#include "tests/fixture.h"
 
 static void rr2w_devclamp(struct kunit *test, enum rpcrdma2_devclamp p);
 
-/* ---- a one-procedure RPC program: NULL ---- */
-
-static void rr2w_enc_void(struct rpc_rqst *req, struct xdr_stream *xdr,
-			  const void *data)
-{
-}
-
-static int rr2w_dec_void(struct rpc_rqst *req, struct xdr_stream *xdr,
-			 void *data)
-{
-	return 0;
-}
-
-/* READ: (length) -> (length, opaque data into pages, XDRBUF_READ) */
+/* READ (tests/fixture.h) of up to this, into pages */
 #define RR2W_READ_MAX	(64 * 1024)
-/* the rsize and wsize of a default mount */
-#define RR2W_BIG	(1024 * 1024)
-
-struct rr2w_read {
-	struct page	**pages;
-	u32		len;		/* asked for; then what came */
-	bool		no_ddp;		/* not XDRBUF_READ: a Reply chunk */
-};
-
-static void rr2w_enc_read(struct rpc_rqst *req, struct xdr_stream *xdr,
-			  const void *data)
-{
-	const struct rr2w_read *a = data;
-
-	xdr_stream_encode_u32(xdr, a->len);
-	rpc_prepare_reply_pages(req, a->pages, 0, a->len, 1);
-	if (!a->no_ddp)
-		req->rq_rcv_buf.flags |= XDRBUF_READ;
-}
-
-static int rr2w_dec_read(struct rpc_rqst *req, struct xdr_stream *xdr,
-			 void *data)
-{
-	struct rr2w_read *res = data;
-	u32 len;
-
-	if (xdr_stream_decode_u32(xdr, &len) < 0 || len > RR2W_BIG)
-		return -EIO;
-	if (xdr_read_pages(xdr, len) != len)
-		return -EIO;
-	res->len = len;
-	return 0;
-}
-
-/* WRITE: (length, opaque data from pages; XDRBUF_WRITE unless no_ddp) */
-struct rr2w_write {
-	struct page	**pages;
-	u32		len;
-	bool		no_ddp;		/* not marked DDP-eligible */
-};
-
-static void rr2w_enc_write(struct rpc_rqst *req, struct xdr_stream *xdr,
-			   const void *data)
-{
-	const struct rr2w_write *a = data;
-
-	xdr_stream_encode_u32(xdr, a->len);
-	xdr_write_pages(xdr, a->pages, 0, a->len);
-	if (!a->no_ddp)
-		req->rq_snd_buf.flags |= XDRBUF_WRITE;
-}
-
-static const struct rpc_procinfo rr2w_procs[] = {
-	{
-		.p_proc		= 0,
-		.p_encode	= rr2w_enc_void,
-		.p_decode	= rr2w_dec_void,
-		.p_name		= "NULL",
-	},
-	{
-		.p_proc		= 1,
-		.p_encode	= rr2w_enc_read,
-		.p_decode	= rr2w_dec_read,
-		.p_arglen	= 1,
-		.p_replen	= 1,
-		.p_name		= "READ",
-	},
-	{
-		.p_proc		= 2,
-		.p_encode	= rr2w_enc_write,
-		.p_decode	= rr2w_dec_void,
-		.p_arglen	= 1,
-		.p_name		= "WRITE",
-	},
-};
-
-static unsigned int rr2w_counts[ARRAY_SIZE(rr2w_procs)];
-
-static const struct rpc_version rr2w_version = {
-	.number		= RR2W_VERS,
-	.nrprocs	= ARRAY_SIZE(rr2w_procs),
-	.procs		= rr2w_procs,
-	.counts		= rr2w_counts,
-};
-
-static const struct rpc_version *rr2w_versions[] = {
-	[RR2W_VERS] = &rr2w_version,
-};
-
-static struct rpc_stat rr2w_stats;
-
-static const struct rpc_program rr2w_program = {
-	.name		= "rpcrdma2-wire",
-	.number		= RR2W_PROG,
-	.nrvers		= ARRAY_SIZE(rr2w_versions),
-	.version	= rr2w_versions,
-	.stats		= &rr2w_stats,
-};
 
 static const struct rpc_timeout rr2w_timeout = {
 	.to_initval	= 60 * HZ,
@@ -203,9 +78,9 @@ static void rr2w_cleanup(void *data)
 static struct rr2w *rr2w_start_n(struct kunit *test,
 				 enum rpcrdma2_test_pdata pdata, u32 nr_recv)
 {
-	const struct rr2w_param *param = test->param_value;
+	const struct rr2r_param *param = test->param_value;
 	const enum rpcrdma2_test_link *link = &param->link;
-	struct rpcrdma2_test_env *env = &rr2w_envs[*link];
+	struct rpcrdma2_test_env *env = &rr2r_envs[*link];
 	struct sockaddr_storage dst;
 	struct rpc_create_args args = {
 		.net		= &init_net,
@@ -213,8 +88,8 @@ static struct rr2w *rr2w_start_n(struct kunit *test,
 		.address	= (struct sockaddr *)&dst,
 		.timeout	= &rr2w_timeout,
 		.servername	= "rpcrdma2-wire",
-		.program	= &rr2w_program,
-		.version	= RR2W_VERS,
+		.program	= &rr2r_clnt_program,
+		.version	= RR2R_VERS,
 		.authflavor	= RPC_AUTH_NULL,
 		.cred		= current_cred(),
 		.flags		= RPC_CLNT_CREATE_NOPING,
@@ -279,7 +154,7 @@ static const struct rpc_call_ops rr2w_call_ops = {
 /* Start a NULL Call; the raw server sees it as the client sends it. */
 static void rr2w_call(struct rr2w *w)
 {
-	struct rpc_message msg = { .rpc_proc = &rr2w_procs[0] };
+	struct rpc_message msg = { .rpc_proc = &rr2r_clnt_procs[RR2R_NULL] };
 
 	reinit_completion(&w->done);
 	w->status = 1;
@@ -365,26 +240,10 @@ static u32 rr2w_msg(u8 *b, u32 xid, u32 vers, u32 flags)
 	return n;
 }
 
-/* An accepted RPC Reply with accept_stat @stat: 24 octets. */
-static u32 rr2w_reply(u8 *p, u32 xid, u32 stat)
-{
-	memset(p, 0, 24);
-	put_unaligned_be32(xid, p);
-	put_unaligned_be32(RPC_REPLY, p + 4);
-	put_unaligned_be32(stat, p + 20);
-	return 24;
-}
-
-/* An RPC Call header: 40 octets. */
+/* A Call of the test program's NULL procedure (tests/fixture.c): 40 octets. */
 static u32 rr2w_rpc_call(u8 *p, u32 xid)
 {
-	memset(p, 0, 40);
-	put_unaligned_be32(xid, p);
-	put_unaligned_be32(RPC_CALL, p + 4);
-	put_unaligned_be32(2, p + 8);
-	put_unaligned_be32(0x40000000, p + 12);
-	put_unaligned_be32(1, p + 16);
-	return 40;
+	return rr2r_rpc_call(p, xid, RR2R_PROG, RR2R_NULL);
 }
 
 /* The client's first message: its CONNPROP (V2-FRAME-15). */
@@ -411,7 +270,7 @@ static void rr2w_v1_null(struct rr2w *w)
 	KUNIT_ASSERT_GE(w->test, plen, 40);
 	KUNIT_EXPECT_EQ(w->test, get_unaligned_be32(pl), h.xid);
 	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_1, 0);
-	n += rr2w_reply(msg + n, h.xid, RPC_SUCCESS);
+	n += rr2r_rpc_reply(msg + n, h.xid, RPC_SUCCESS);
 	rr2w_send(w, msg, n);
 	KUNIT_EXPECT_EQ(w->test, rr2w_wait_call(w), 0);
 }
@@ -428,14 +287,13 @@ static void rr2w_no_cm_record_means_1024(struct kunit *test)
 	struct rr2c *r = rr2c(rr2w_xprt(w));
 	struct rpcrdma2_hdr h;
 	u8 msg[64], pl[64];
-	u32 n;
 
 	rr2w_call(w);
 	rr2w_accept(w);
 	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
 	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_CONNPROP);
 	/* as svcrdma answers: v1 layout, echoing version 2 (V2-FRAME-23) */
-	n = rr2w_hdr(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_ERROR, 0);
+	rr2w_hdr(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_ERROR, 0);
 	put_unaligned_be32(32, msg + 8);
 	put_unaligned_be32(ERR_VERS, msg + 16);
 	put_unaligned_be32(1, msg + 20);
@@ -561,7 +419,7 @@ static void rr2w_v2_err_06_nego_discards(struct kunit *test)
 	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
 	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
 	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
-	n += rr2w_reply(msg + n, h.xid, RPC_SUCCESS);
+	n += rr2r_rpc_reply(msg + n, h.xid, RPC_SUCCESS);
 	rr2w_send(w, msg, n);
 	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
 	KUNIT_EXPECT_EQ(test, r->link.conn.vers, RPCRDMA2_VERS_2);
@@ -761,7 +619,7 @@ static void rr2w_client_answers_and_drops(struct kunit *test)
 
 	/* a Reply under the right rdma_xid but another RPC XID */
 	n = rr2w_msg(msg, xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
-	n += rr2w_reply(msg + n, xid + 1, RPC_PROG_UNAVAIL);
+	n += rr2r_rpc_reply(msg + n, xid + 1, RPC_PROG_UNAVAIL);
 	rr2w_send(w, msg, n);
 	/* an error code nobody defined */
 	rr2w_hdr(msg, xid, RPCRDMA2_VERS_2, RDMA2_ERROR, RDMA2_F_RESPONSE);
@@ -770,10 +628,10 @@ static void rr2w_client_answers_and_drops(struct kunit *test)
 	/* a sequence interrupted by another xid */
 	n = rr2w_msg(msg, 0x5151, RPCRDMA2_VERS_2,
 		     RDMA2_F_RESPONSE | RDMA2_F_MORE);
-	n += rr2w_reply(msg + n, 0x5151, RPC_SUCCESS);
+	n += rr2r_rpc_reply(msg + n, 0x5151, RPC_SUCCESS);
 	rr2w_send(w, msg, n);
 	n = rr2w_msg(msg, 0x5252, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
-	n += rr2w_reply(msg + n, 0x5252, RPC_SUCCESS);
+	n += rr2r_rpc_reply(msg + n, 0x5252, RPC_SUCCESS);
 	rr2w_send(w, msg, n);
 	rr2w_expect_marker(w, 0x7001);
 	KUNIT_EXPECT_EQ(test, w->status, 1);	/* still waiting */
@@ -800,7 +658,7 @@ static void rr2w_client_answers_and_drops(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->stats.bc_calls, bc_calls + 1);
 
 	/* the Reply in two parts, an unrelated error between them */
-	rr2w_reply(reply, xid, RPC_SUCCESS);
+	rr2r_rpc_reply(reply, xid, RPC_SUCCESS);
 	n = rr2w_msg(msg, xid, RPCRDMA2_VERS_2,
 		     RDMA2_F_RESPONSE | RDMA2_F_MORE);
 	memcpy(msg + n, reply, 12);
@@ -820,7 +678,7 @@ static void rr2w_client_answers_and_drops(struct kunit *test)
 static void rr2w_call_read(struct rr2w *w, struct rr2w_read *rd, u32 len)
 {
 	struct rpc_message msg = {
-		.rpc_proc	= &rr2w_procs[1],
+		.rpc_proc	= &rr2r_clnt_procs[RR2R_READ],
 		.rpc_argp	= rd,
 		.rpc_resp	= rd,
 	};
@@ -882,7 +740,7 @@ static u32 rr2w_v1_write_reply(u8 *b, u32 xid,
 	put_unaligned_be32(0, b + n);		/* end of the Write list */
 	put_unaligned_be32(0, b + n + 4);	/* no Reply chunk */
 	n += 8;
-	n += rr2w_reply(b + n, xid, RPC_SUCCESS);
+	n += rr2r_rpc_reply(b + n, xid, RPC_SUCCESS);
 	put_unaligned_be32(dlen, b + n);
 	n += 4;
 	memset(b + n, 0, round_up(ilen, 4));
@@ -1288,7 +1146,7 @@ static void rr2w_v1_rdma_placed(struct kunit *test)
 	}
 	KUNIT_EXPECT_GE(test, total, 28 + 5000);
 	xid = h.xid;
-	n = rr2w_reply(data, xid, RPC_SUCCESS);
+	n = rr2r_rpc_reply(data, xid, RPC_SUCCESS);
 	put_unaligned_be32(5000, data + n);
 	for (i = 0; i < 5000; i++)
 		data[n + 4 + i] = i * 3 + 5;
@@ -1425,7 +1283,7 @@ static void rr2w_v2_sec_08_reply_after_unmap(struct kunit *test)
 	rr2w_take_full(w, RPCRDMA2_VERS_1, &h);
 	KUNIT_ASSERT_EQ(test, h.reply.chunks, 1);
 	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_1, 0);
-	n += rr2w_reply(msg + n, h.xid, RPC_SUCCESS);
+	n += rr2r_rpc_reply(msg + n, h.xid, RPC_SUCCESS);
 	put_unaligned_be32(100, msg + n);
 	n += 4;
 	for (i = 0; i < 100; i++)
@@ -1512,7 +1370,7 @@ static void rr2w_v2_cont_08_continued_reply_with_chunks(struct kunit *test)
 	for (i = 0; i < 20001; i++)
 		data[i] = i * 5 + 3;
 	rr2w_chunk_write(w, segs, nsegs, data, 20001, lens);
-	rr2w_reply(stream, h.xid, RPC_SUCCESS);
+	rr2r_rpc_reply(stream, h.xid, RPC_SUCCESS);
 	put_unaligned_be32(20001, stream + 24);
 	memcpy(stream + 28, "TAILDATA", 8);
 
@@ -1582,7 +1440,7 @@ static void rr2w_v1_foreign_rkey(struct kunit *test)
 	struct rr2w_read a = { }, b = { };
 	struct rr2w_second *second;
 	struct rpc_message msg_b = {
-		.rpc_proc	= &rr2w_procs[1],
+		.rpc_proc	= &rr2r_clnt_procs[RR2R_READ],
 		.rpc_argp	= &b,
 		.rpc_resp	= &b,
 	};
@@ -1681,7 +1539,7 @@ static void rr2w_v2_inline_read_reply(struct rr2w *w, u32 xid,
 	msg = kunit_kzalloc(w->test, RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(w->test, stream);
 	KUNIT_ASSERT_NOT_NULL(w->test, msg);
-	rr2w_reply(stream, xid, RPC_SUCCESS);
+	rr2r_rpc_reply(stream, xid, RPC_SUCCESS);
 	put_unaligned_be32(dlen, stream + 24);
 	memcpy(stream + 28, data, dlen);
 	for (i = 0; i < nsegs; i++) {
@@ -1885,7 +1743,7 @@ static void rr2w_xch_reply(struct rr2w *w, u32 xid)
 	u32 n;
 
 	n = rr2w_msg(msg, xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
-	n += rr2w_reply(msg + n, xid, RPC_SUCCESS);
+	n += rr2r_rpc_reply(msg + n, xid, RPC_SUCCESS);
 	rr2w_send(w, msg, n);
 	KUNIT_EXPECT_EQ(w->test, rr2w_wait_call(w), 0);
 }
@@ -2028,7 +1886,7 @@ static void rr2w_v2_errors_end_the_call(struct kunit *test)
 	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
 	KUNIT_EXPECT_EQ(test, h.vers, RPCRDMA2_VERS_2);
 	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
-	n += rr2w_reply(msg + n, h.xid, RPC_SUCCESS);
+	n += rr2r_rpc_reply(msg + n, h.xid, RPC_SUCCESS);
 	rr2w_send(w, msg, n);
 	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
 }
@@ -2060,7 +1918,7 @@ static void rr2w_v2_frame_14_one_message_until_granted(struct kunit *test)
 	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
 	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_MSG);
 	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
-	n += rr2w_reply(msg + n, h.xid, RPC_SUCCESS);
+	n += rr2r_rpc_reply(msg + n, h.xid, RPC_SUCCESS);
 	rr2w_send(w, msg, n);
 	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
 }
@@ -2099,7 +1957,7 @@ static void rr2w_v2_cred_01_grant_is_receives_posted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->link.ep.nr_recv_made,
 			32 + RR2C_BC_SLOTS + RPCRDMA2_RECV_EXTRA);
 	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
-	n += rr2w_reply(msg + n, h.xid, RPC_SUCCESS);
+	n += rr2r_rpc_reply(msg + n, h.xid, RPC_SUCCESS);
 	rr2w_send(w, msg, n);
 	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
 }
@@ -2150,7 +2008,7 @@ static void rr2w_v1_local_inv_failure_closes_first(struct kunit *test)
 	u32 lens[RR2C_MAX_SEGS] = { };
 	struct rr2w_read rd = { .len = 8192 };
 	struct rpc_message m = {
-		.rpc_proc	= &rr2w_procs[1],
+		.rpc_proc	= &rr2r_clnt_procs[RR2R_READ],
 		.rpc_argp	= &rd,
 		.rpc_resp	= &rd,
 	};
@@ -2326,7 +2184,7 @@ static void rr2w_v2_rdir_15_reverse_call_with_chunks(struct kunit *test)
 				  RDMA2_ERR_REPLY_RESOURCE);
 
 	n = rr2w_msg(msg, xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
-	n += rr2w_reply(msg + n, xid, RPC_SUCCESS);
+	n += rr2r_rpc_reply(msg + n, xid, RPC_SUCCESS);
 	rr2w_send(w, msg, n);
 	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
 }
@@ -2336,7 +2194,7 @@ static void rr2w_write_async(struct rr2w *w, struct rr2w *cb,
 			     struct rr2w_write *a)
 {
 	struct rpc_message msg = {
-		.rpc_proc	= &rr2w_procs[2],
+		.rpc_proc	= &rr2r_clnt_procs[RR2R_WRITE],
 		.rpc_argp	= a,
 	};
 
@@ -2375,7 +2233,7 @@ static void rr2w_v1_reply_ok(struct rr2w *w, u32 xid)
 	u32 n;
 
 	n = rr2w_msg(msg, xid, RPCRDMA2_VERS_1, 0);
-	n += rr2w_reply(msg + n, xid, RPC_SUCCESS);
+	n += rr2r_rpc_reply(msg + n, xid, RPC_SUCCESS);
 	rr2w_send(w, msg, n);
 	KUNIT_EXPECT_EQ(w->test, rr2w_wait_call(w), 0);
 }
@@ -2542,7 +2400,7 @@ static void rr2w_v2_cont_03_sequences_not_interleaved(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, more[3], 0);
 	for (i = 0; i < 4; i += 2) {
 		n = rr2w_msg(msg, xid[i], RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
-		n += rr2w_reply(msg + n, xid[i], RPC_SUCCESS);
+		n += rr2r_rpc_reply(msg + n, xid[i], RPC_SUCCESS);
 		rr2w_send(w, msg, n);
 	}
 	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
@@ -2617,7 +2475,7 @@ static void rr2w_v2_cont_03_error_after_call_sequence(struct kunit *test)
 			    "the error was message %u, the Call's final one %u",
 			    err_at, final_at);
 	n = rr2w_msg(msg, xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
-	n += rr2w_reply(msg + n, xid, RPC_SUCCESS);
+	n += rr2r_rpc_reply(msg + n, xid, RPC_SUCCESS);
 	rr2w_send(w, msg, n);
 	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
 	for (i = 0; i < npages; i++)
@@ -2692,7 +2550,7 @@ static void rr2w_v2_cont_03_resumed_call_ignores_held_reply(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, rq);
 	rr2w_hold_reply(w, rq, false);
 	n = rr2w_msg(msg, xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
-	n += rr2w_reply(msg + n, xid, RPC_SUCCESS);
+	n += rr2r_rpc_reply(msg + n, xid, RPC_SUCCESS);
 	rr2w_send(w, msg, n);
 	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
 	for (i = 0; i < npages; i++)
@@ -2764,84 +2622,10 @@ static void rr2w_bc1_inline_03_oversized_backward_call(struct kunit *test)
 /*
  * ---- the client's callback service ----
  *
- * The program rr2w_rpc_call() names (0x40000000, version 1) with a NULL
- * procedure, on an svc_serv with one thread that runs reverse Calls
- * through svc_process_bc(), as the NFS client's callback service does.
+ * The fixture's test service (tests/fixture.c), on which set_bc_enabled()
+ * runs reverse Calls through svc_process_bc(), as the NFS client's
+ * callback service does; rr2w_rpc_call() names its NULL procedure.
  */
-#define RR2W_CB_PROG	0x40000000
-#define RR2W_CB_VERS	1
-
-static struct svc_serv *rr2w_cb_serv;
-
-static __be32 rr2w_cb_null(struct svc_rqst *rqstp)
-{
-	return rpc_success;
-}
-
-static int rr2w_cb_dispatch(struct svc_rqst *rqstp)
-{
-	*rqstp->rq_accept_statp = rqstp->rq_procinfo->pc_func(rqstp);
-	return 1;
-}
-
-static bool rr2w_cb_encode(struct svc_rqst *rqstp, struct xdr_stream *xdr)
-{
-	return true;
-}
-
-static const struct svc_procedure rr2w_cb_procs[] = {
-	{
-		.pc_func	= rr2w_cb_null,
-		.pc_encode	= rr2w_cb_encode,
-		.pc_xdrressize	= 1,
-		.pc_name	= "NULL",
-	},
-};
-
-static DEFINE_PER_CPU_ALIGNED(unsigned long,
-			      rr2w_cb_count[ARRAY_SIZE(rr2w_cb_procs)]);
-
-static const struct svc_version rr2w_cb_version = {
-	.vs_vers	= RR2W_CB_VERS,
-	.vs_nproc	= ARRAY_SIZE(rr2w_cb_procs),
-	.vs_proc	= rr2w_cb_procs,
-	.vs_count	= rr2w_cb_count,
-	.vs_xdrsize	= 8,
-	.vs_dispatch	= rr2w_cb_dispatch,
-	.vs_hidden	= true,
-};
-
-static const struct svc_version *rr2w_cb_versions[] = {
-	[RR2W_CB_VERS] = &rr2w_cb_version,
-};
-
-static enum svc_auth_status rr2w_cb_authenticate(struct svc_rqst *rqstp)
-{
-	rqstp->rq_auth_stat = rpc_auth_ok;
-	return SVC_OK;
-}
-
-static struct svc_program rr2w_cb_program = {
-	.pg_prog		= RR2W_CB_PROG,
-	.pg_nvers		= ARRAY_SIZE(rr2w_cb_versions),
-	.pg_vers		= rr2w_cb_versions,
-	.pg_name		= "rpcrdma2-wire-cb",
-	.pg_class		= "rpcrdma2-wire-cb",
-	.pg_authenticate	= rr2w_cb_authenticate,
-	.pg_init_request	= svc_generic_init_request,
-	.pg_rpcbind_set		= svc_generic_rpcbind_set,
-};
-
-static int rr2w_cb_thread(void *data)
-{
-	struct svc_rqst *rqstp = data;
-
-	svc_thread_init_status(rqstp, 0);
-	while (!svc_thread_should_stop(rqstp))
-		svc_recv(rqstp);
-	svc_exit_thread(rqstp);
-	return 0;
-}
 
 static void rr2w_cb_serv_off(void *data)
 {
@@ -2855,9 +2639,9 @@ static void rr2w_cb_on(struct rr2w *w)
 {
 	struct rpc_xprt *xprt = rr2w_xprt(w);
 
-	KUNIT_ASSERT_NOT_NULL(w->test, rr2w_cb_serv);
+	KUNIT_ASSERT_NOT_NULL(w->test, rr2r_svc.serv);
 	KUNIT_ASSERT_EQ(w->test, 0, xprt_setup_backchannel(xprt, 2));
-	WRITE_ONCE(xprt->bc_serv, rr2w_cb_serv);
+	WRITE_ONCE(xprt->bc_serv, rr2r_svc.serv);
 	KUNIT_ASSERT_EQ(w->test, 0,
 			kunit_add_action_or_reset(w->test, rr2w_cb_serv_off,
 						  xprt));
@@ -2923,7 +2707,7 @@ static void rr2w_v2_rdir_07_reverse_reply_header(struct kunit *test)
 	rr2w_expect_reverse_reply(w, RPCRDMA2_VERS_2, 0x7601);
 
 	n = rr2w_msg(msg, xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
-	n += rr2w_reply(msg + n, xid, RPC_SUCCESS);
+	n += rr2r_rpc_reply(msg + n, xid, RPC_SUCCESS);
 	rr2w_send(w, msg, n);
 	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
 }
@@ -3067,7 +2851,7 @@ static void rr2w_v2_write_reply(struct rr2w *w, u32 xid,
 	}
 	n = rpcrdma2_encode_msg(msg, RPCRDMA2_TEST_BUF_SIZE, &m);
 	KUNIT_ASSERT_NE(w->test, n, 0);
-	n += rr2w_reply(msg + n, xid, RPC_SUCCESS);
+	n += rr2r_rpc_reply(msg + n, xid, RPC_SUCCESS);
 	put_unaligned_be32(dlen, msg + n);
 	rr2w_send(w, msg, n + 4);
 }
@@ -3142,7 +2926,7 @@ static void rr2w_v2_chunk_30_rssiz_64k_1m_write(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, total, RR2W_BIG);
 	i = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
-	i += rr2w_reply(msg + i, h.xid, RPC_SUCCESS);
+	i += rr2r_rpc_reply(msg + i, h.xid, RPC_SUCCESS);
 	rr2w_send(w, msg, i);
 	KUNIT_EXPECT_EQ(test, rr2w_wait_call(w), 0);
 	rr2w_expect_pool_full(test, rr2c(rr2w_xprt(w)));
@@ -3173,7 +2957,7 @@ static void rr2w_v2_chunk_31_min_rssiz_rcsiz_1m_read(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h.writes.chunks, 0);
 	KUNIT_EXPECT_EQ(test, h.reads.chunks, 0);
 	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
-	n += rr2w_reply(msg + n, h.xid, RPC_SUCCESS);
+	n += rr2r_rpc_reply(msg + n, h.xid, RPC_SUCCESS);
 	put_unaligned_be32(8, msg + n);
 	memcpy(msg + n + 4, "abcdefgh", 8);
 	rr2w_send(w, msg, n + 12);
@@ -3214,7 +2998,7 @@ static void rr2w_v1_reply_chunk_within(struct rr2w *w, struct rr2w_read *rd,
 		rpcrdma2_reply_chunk(buf, &h, i, &segs[i]);
 	KUNIT_EXPECT_GE(test, rr2w_segs_within(w, segs, nsegs, max), 28 + len);
 	xid = h.xid;
-	n = rr2w_reply(data, xid, RPC_SUCCESS);
+	n = rr2r_rpc_reply(data, xid, RPC_SUCCESS);
 	put_unaligned_be32(5000, data + n);
 	for (i = 0; i < 5000; i++)
 		data[n + 4 + i] = i * 13 + 1;
@@ -3344,7 +3128,7 @@ static void rr2w_v2_devclamp_tiny_payload_fits_v1(struct kunit *test)
 	rr2w_take(w, RPCRDMA2_VERS_2, &h, pl);
 	KUNIT_ASSERT_EQ(test, h.htype, RDMA2_MSG);
 	n = rr2w_msg(msg, h.xid, RPCRDMA2_VERS_2, RDMA2_F_RESPONSE);
-	n += rr2w_reply(msg + n, h.xid, RPC_SUCCESS);
+	n += rr2r_rpc_reply(msg + n, h.xid, RPC_SUCCESS);
 	rr2w_send(w, msg, n);
 	KUNIT_ASSERT_EQ(test, rr2w_wait_call(w), 0);
 	KUNIT_ASSERT_EQ(test, rpcrdma2_clnt_test_version(rr2w_xprt(w)),
@@ -3364,71 +3148,21 @@ static void rr2w_v2_devclamp_tiny_payload_fits_v1(struct kunit *test)
 			    v2, v1);
 }
 
-static const struct rr2w_param rr2w_links[] = {
-	{ RPCRDMA2_TEST_RXE, RPCRDMA2_DEVCLAMP_NONE },
-	{ RPCRDMA2_TEST_SIW, RPCRDMA2_DEVCLAMP_NONE },
-};
-
-/* The chunk cases: also on a real iWARP NIC's limits and the tiny ones. */
-static const struct rr2w_param rr2w_clamped[] = {
-	{ RPCRDMA2_TEST_RXE, RPCRDMA2_DEVCLAMP_NONE },
-	{ RPCRDMA2_TEST_SIW, RPCRDMA2_DEVCLAMP_NONE },
-	{ RPCRDMA2_TEST_RXE, RPCRDMA2_DEVCLAMP_IWARP },
-	{ RPCRDMA2_TEST_SIW, RPCRDMA2_DEVCLAMP_IWARP },
-	{ RPCRDMA2_TEST_RXE, RPCRDMA2_DEVCLAMP_TINY },
-	{ RPCRDMA2_TEST_SIW, RPCRDMA2_DEVCLAMP_TINY },
-};
-
-static void rr2w_link_desc(const struct rr2w_param *p, char *desc)
-{
-	rpcrdma2_test_param_desc(p->link, p->clamp, desc);
-}
-
 /*
  * ... and those whose server says RSSIZ 64 KiB: on the device, and on
  * the iwarp profile's 32-page MRs, which fit it (tiny's 4-page ones
  * would need continuation, which these raw servers do not script).
  */
-static const struct rr2w_param rr2w_rssiz64k[] = {
+static const struct rr2r_param rr2w_rssiz64k[] = {
 	{ RPCRDMA2_TEST_RXE, RPCRDMA2_DEVCLAMP_NONE },
 	{ RPCRDMA2_TEST_SIW, RPCRDMA2_DEVCLAMP_NONE },
 	{ RPCRDMA2_TEST_RXE, RPCRDMA2_DEVCLAMP_IWARP },
 	{ RPCRDMA2_TEST_SIW, RPCRDMA2_DEVCLAMP_IWARP },
 };
 
-KUNIT_ARRAY_PARAM(rr2w_link, rr2w_links, rr2w_link_desc);
-KUNIT_ARRAY_PARAM(rr2w_clamped, rr2w_clamped, rr2w_link_desc);
-KUNIT_ARRAY_PARAM(rr2w_rssiz64k, rr2w_rssiz64k, rr2w_link_desc);
-
-static int rr2w_suite_init(struct kunit_suite *suite)
-{
-	int i;
-
-	rr2w_cb_serv = svc_create(&rr2w_cb_program, PAGE_SIZE,
-				  rr2w_cb_thread);
-	if (rr2w_cb_serv) {
-		set_bc_enabled(rr2w_cb_serv);
-		if (svc_set_num_threads(rr2w_cb_serv, NULL, 1))
-			svc_destroy(&rr2w_cb_serv);
-	}
-
-	for (i = 0; i < RPCRDMA2_TEST_NR_LINKS; i++)
-		rpcrdma2_test_env_up(&rr2w_envs[i], i);
-	return 0;
-}
-
-static void rr2w_suite_exit(struct kunit_suite *suite)
-{
-	int i;
-
-	rpcrdma2_test_cap_version(RPCRDMA2_CLIENT, RPCRDMA2_VERS_2);
-	for (i = 0; i < RPCRDMA2_TEST_NR_LINKS; i++)
-		rpcrdma2_test_env_down(&rr2w_envs[i]);
-	if (rr2w_cb_serv) {
-		svc_set_num_threads(rr2w_cb_serv, NULL, 0);
-		svc_destroy(&rr2w_cb_serv);
-	}
-}
+KUNIT_ARRAY_PARAM(rr2w_link, rr2r_links, rr2r_link_desc);
+KUNIT_ARRAY_PARAM(rr2w_clamped, rr2r_clamped, rr2r_link_desc);
+KUNIT_ARRAY_PARAM(rr2w_rssiz64k, rr2w_rssiz64k, rr2r_link_desc);
 
 /*
  * @c is the most credits up to the default that fit, or 0: none fit.
@@ -3559,8 +3293,8 @@ static struct kunit_case rr2w_cases[] = {
 
 static struct kunit_suite rr2w_suite = {
 	.name		= "rpcrdma2_clnt_wire",
-	.suite_init	= rr2w_suite_init,
-	.suite_exit	= rr2w_suite_exit,
+	.suite_init	= rr2r_suite_init,
+	.suite_exit	= rr2r_suite_exit,
 	.test_cases	= rr2w_cases,
 };
 

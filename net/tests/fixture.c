@@ -295,6 +295,42 @@ static int rr2r_dec_get(struct rpc_rqst *req, struct xdr_stream *xdr,
 	return 0;
 }
 
+static void rr2w_enc_read(struct rpc_rqst *req, struct xdr_stream *xdr,
+			  const void *data)
+{
+	const struct rr2w_read *a = data;
+
+	xdr_stream_encode_u32(xdr, a->len);
+	rpc_prepare_reply_pages(req, a->pages, 0, a->len, 1);
+	if (!a->no_ddp)
+		req->rq_rcv_buf.flags |= XDRBUF_READ;
+}
+
+static int rr2w_dec_read(struct rpc_rqst *req, struct xdr_stream *xdr,
+			 void *data)
+{
+	struct rr2w_read *res = data;
+	u32 len;
+
+	if (xdr_stream_decode_u32(xdr, &len) < 0 || len > RR2W_BIG)
+		return -EIO;
+	if (xdr_read_pages(xdr, len) != len)
+		return -EIO;
+	res->len = len;
+	return 0;
+}
+
+static void rr2w_enc_write(struct rpc_rqst *req, struct xdr_stream *xdr,
+			   const void *data)
+{
+	const struct rr2w_write *a = data;
+
+	xdr_stream_encode_u32(xdr, a->len);
+	xdr_write_pages(xdr, a->pages, 0, a->len);
+	if (!a->no_ddp)
+		req->rq_snd_buf.flags |= XDRBUF_WRITE;
+}
+
 const struct rpc_procinfo rr2r_clnt_procs[RR2R_CLNT_NPROCS] = {
 	[RR2R_NULL] = {
 		.p_proc		= RR2R_NULL,
@@ -345,6 +381,23 @@ const struct rpc_procinfo rr2r_clnt_procs[RR2R_CLNT_NPROCS] = {
 		.p_replen	= 2,
 		.p_statidx	= RR2R_PUT_CONT,
 		.p_name		= "PUT_CONT",
+	},
+	[RR2R_READ] = {
+		.p_proc		= RR2R_GET,
+		.p_encode	= rr2w_enc_read,
+		.p_decode	= rr2w_dec_read,
+		.p_arglen	= 1,
+		.p_replen	= 1,
+		.p_statidx	= RR2R_READ,
+		.p_name		= "READ",
+	},
+	[RR2R_WRITE] = {
+		.p_proc		= RR2R_PUT,
+		.p_encode	= rr2w_enc_write,
+		.p_decode	= rr2r_dec_void,
+		.p_arglen	= 1,
+		.p_statidx	= RR2R_WRITE,
+		.p_name		= "WRITE",
 	},
 };
 

@@ -44,8 +44,31 @@ enum { RR2R_NULL, RR2R_PUT, RR2R_GET, RR2R_HOLD, RR2R_NPROCS };
 
 /* client-only: PUT whose data is not DDP-eligible (always continued) */
 #define RR2R_PUT_CONT	(RR2R_NPROCS + 1)
+/*
+ * client-only, for clnt_wire_test.c's raw servers, which answer what the
+ * case scripts: READ, GET's way without a seed, and WRITE, PUT's
+ */
+#define RR2R_READ	(RR2R_NPROCS + 2)
+#define RR2R_WRITE	(RR2R_NPROCS + 3)
+#define RR2R_CLNT_NPROCS (RR2R_NPROCS + 4)
 
-#define RR2R_CLNT_NPROCS (RR2R_NPROCS + 2)
+/* the rsize and wsize of a default mount */
+#define RR2W_BIG	(1024 * 1024)
+
+/* READ: (length) -> (length, opaque data into pages, XDRBUF_READ) */
+struct rr2w_read {
+	struct page	**pages;
+	u32		len;		/* asked for; then what came */
+	bool		no_ddp;		/* not XDRBUF_READ: a Reply chunk */
+};
+
+/* WRITE: (length, opaque data from pages; XDRBUF_WRITE unless no_ddp) */
+struct rr2w_write {
+	struct page	**pages;
+	u32		len;
+	bool		no_ddp;		/* not marked DDP-eligible */
+};
+
 
 struct rr2r_service {
 	struct svc_serv		*serv;
