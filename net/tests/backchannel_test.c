@@ -151,9 +151,7 @@ static void rr2r_backchannel_brs(struct kunit *test)
 	u8 msg[128], pl[64];
 	u32 n, plen, xid;
 
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	raw = rr2r_raw(test);
-	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_NONE, &h);
+	raw = rr2r_raw_start(test, 1, RDMA2_RVRSDIR_NONE, &h);
 	clnt = rr2r_bc_clnt(test, raw);
 	KUNIT_EXPECT_TRUE(test, IS_ERR(clnt));
 	if (!IS_ERR(clnt))
@@ -459,11 +457,6 @@ static void rr2r_backchannel_server_none(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->stats.cont_msgs, 0);
 }
 
-static void rr2r_release_holds(void *data)
-{
-	complete_all(&rr2r_svc.release);
-}
-
 /*
  * Receives posted at each end of a connection with a back channel,
  * rpcrdma2 at both ends, as each endpoint counts them (posted and not
@@ -492,7 +485,7 @@ static void rr2r_bc1_cred_08_receives_posted(struct kunit *test)
 	int i;
 
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
-							   rr2r_release_holds,
+							   rr2r_release_holders,
 							   NULL));
 	clnt = rr2r_bc_setup(test, RDMA2_RVRSDIR_CONT, RDMA2_RVRSDIR_CONT,
 			     &r, &c);

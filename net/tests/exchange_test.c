@@ -120,22 +120,6 @@ static u32 rr2r_xch_req(u8 *b, u32 xid, u32 rbsiz)
 	return n + 4 + rr2r_xch_val(b + n + 4, XCHAR_RBSIZ, rbsiz);
 }
 
-/* A NULL Call from @raw; its Reply must come next. */
-static void rr2r_xch_null(struct kunit *test, struct rpcrdma2_test_conn *raw,
-			  u32 xid)
-{
-	struct rpcrdma2_hdr h;
-	u8 msg[128];
-	u32 n;
-
-	n = rr2r_msg2(msg, xid, 0);
-	n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_NULL);
-	rr2r_raw_send(test, raw, msg, n);
-	rr2r_take(test, &raw->client, RPCRDMA2_VERS_2, &h, NULL);
-	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_MSG);
-	KUNIT_EXPECT_EQ(test, h.xid, xid);
-}
-
 /*
  * The server half with the exchange, against a raw client.
  * XCH-XOP-11: with xchar off the server sends no INITXCH and answers
@@ -182,7 +166,7 @@ static void rr2r_xch_svc(struct kunit *test)
 	c = rr2r_svc_conn(test, raw);
 	KUNIT_EXPECT_FALSE(test, c->link.conn.xch.on);
 	KUNIT_EXPECT_EQ(test, c->link.conn.send_inline, 4096);
-	rr2r_xch_null(test, raw, 0x50);
+	rr2r_null_grant(test, raw, 0x50);
 
 	/* on */
 	rpcrdma2_test_set_xchar(false, true);
@@ -239,7 +223,7 @@ static void rr2r_xch_svc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h.htype, RDMA2_ERROR);
 	KUNIT_EXPECT_EQ(test, h.xid, 0x63);
 	KUNIT_EXPECT_EQ(test, h.err, RDMA2_ERR_BAD_XDR);
-	rr2r_xch_null(test, raw, 0x64);
+	rr2r_null_grant(test, raw, 0x64);
 	KUNIT_EXPECT_TRUE(test, c->link.conn.xch.on);
 }
 
@@ -305,8 +289,7 @@ static void rr2r_xch_both_halves(struct kunit *test)
 
 	/* Version 1: never */
 	rpcrdma2_test_set_xchar(true, true);
-	rr2r_caps(RPCRDMA2_VERS_1, RPCRDMA2_VERS_2);
-	clnt = rr2r_clnt(test);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_1, RPCRDMA2_VERS_2, NULL);
 	rr2r_roundtrip(test, clnt, pages, 20000);
 	r = rr2c(rr2r_xprt(clnt));
 	KUNIT_EXPECT_EQ(test, r->link.conn.vers, RPCRDMA2_VERS_1);

@@ -120,9 +120,7 @@ static void rr2r_device_removal_and_return(struct kunit *test)
 	struct page **pages;
 	int ret, i;
 
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	clnt = rr2r_clnt(test);
-	xprt = rr2r_xprt(clnt);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_2, &xprt);
 	pages = rr2r_pages(test);
 	rr2r_roundtrip(test, clnt, pages, RR2R_MAX);
 	KUNIT_ASSERT_EQ(test, rr2r_listener_bound(link), 1);
@@ -315,8 +313,7 @@ static void rr2r_fail_connect(struct kunit *test)
 	struct rpc_clnt *clnt;
 	u32 nr_init;
 
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	clnt = rr2r_clnt(test);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_2, NULL);
 	nr_init = rr2c(rr2r_xprt(clnt))->link.ep.attr.nr_recv_init;
 	KUNIT_ASSERT_GT(test, nr_init, 0);
 	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_CONNECT, 1, 1, true, true,
@@ -333,8 +330,7 @@ static void rr2r_fail_recv_refill(struct kunit *test)
 {
 	struct rpc_clnt *clnt;
 
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	clnt = rr2r_clnt(test);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_2, NULL);
 	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_RECV_REFILL, 1, 1, false, true,
 		     300001);
 	/* on a new connection: its 7th post, of the client's first ones */
@@ -356,8 +352,7 @@ static void rr2r_fail_reg(struct kunit *test)
 {
 	struct rpc_clnt *clnt;
 
-	rr2r_caps(RPCRDMA2_VERS_1, RPCRDMA2_VERS_1);
-	clnt = rr2r_clnt(test);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_1, RPCRDMA2_VERS_1, NULL);
 	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_REG, 1, 1, false, true, 65536);
 	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_REG, 4, 1, false, true, 65536);
 	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_REG, 1, 2, false, true, 65536);
@@ -377,9 +372,7 @@ static void rr2r_fail_reply(struct kunit *test)
 	struct rpc_clnt *clnt;
 	u32 conns;
 
-	rr2r_caps(RPCRDMA2_VERS_1, RPCRDMA2_VERS_1);
-	clnt = rr2r_clnt(test);
-	xprt = rr2r_xprt(clnt);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_1, RPCRDMA2_VERS_1, &xprt);
 	conns = xprt->stat.connect_count;
 	rr2r_fail_io(test, clnt, RPCRDMA2_FAIL_REPLY, 1, 1, false, true,
 		     65536);

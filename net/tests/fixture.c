@@ -525,6 +525,23 @@ struct rpc_xprt *rr2r_xprt(struct rpc_clnt *clnt)
 	return rcu_access_pointer(clnt->cl_xprt);
 }
 
+/*
+ * The prologue of most cases: the versions each role offers (@clnt_vers,
+ * @svc_vers), then an rpc_clnt on rpcrdma2 to this case's listener,
+ * connected; its transport in *@xprt unless @xprt is NULL.
+ */
+struct rpc_clnt *rr2r_start(struct kunit *test, u32 clnt_vers, u32 svc_vers,
+			    struct rpc_xprt **xprt)
+{
+	struct rpc_clnt *clnt;
+
+	rr2r_caps(clnt_vers, svc_vers);
+	clnt = rr2r_clnt(test);
+	if (xprt)
+		*xprt = rr2r_xprt(clnt);
+	return clnt;
+}
+
 /* V2-SEC-08: every MR is free again once the RPCs have completed. */
 void rr2r_expect_pool_full(struct kunit *test, struct rpc_xprt *xprt)
 {
@@ -665,8 +682,7 @@ void rr2r_sparse(struct kunit *test, u32 vers, u32 len)
 	struct rpc_clnt *clnt;
 	u32 i;
 
-	rr2r_caps(vers, RPCRDMA2_VERS_2);
-	clnt = rr2r_clnt(test);
+	clnt = rr2r_start(test, vers, RPCRDMA2_VERS_2, NULL);
 	/* no page at all: rr2r_free_pages() frees what the transport made */
 	pages = kcalloc(RR2R_NPAGES, sizeof(*pages), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, pages);

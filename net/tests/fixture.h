@@ -69,7 +69,6 @@ struct rr2w_write {
 	bool		no_ddp;		/* not marked DDP-eligible */
 };
 
-
 struct rr2r_service {
 	struct svc_serv		*serv;
 	struct sockaddr_storage	addr[RPCRDMA2_TEST_NR_LINKS];
@@ -134,6 +133,8 @@ void rr2r_caps(u32 clnt, u32 svc);
 void rr2r_clnt_cleanup(void *data);
 struct rpc_clnt *rr2r_clnt(struct kunit *test);
 struct rpc_xprt *rr2r_xprt(struct rpc_clnt *clnt);
+struct rpc_clnt *rr2r_start(struct kunit *test, u32 clnt_vers, u32 svc_vers,
+			    struct rpc_xprt **xprt);
 void rr2r_expect_pool_full(struct kunit *test, struct rpc_xprt *xprt);
 struct page **rr2r_pages_n(struct kunit *test, u32 n);
 struct page **rr2r_pages(struct kunit *test);
@@ -152,6 +153,8 @@ int rr2r_suite_init(struct kunit_suite *suite);
 void rr2r_suite_exit(struct kunit_suite *suite);
 /* fixture_raw.c */
 void rr2r_raw_cleanup(void *data);
+struct rpcrdma2_test_conn *rr2r_raw_pdata(struct kunit *test, u32 nr_recv,
+					  enum rpcrdma2_test_pdata pdata);
 struct rpcrdma2_test_conn *rr2r_raw_n(struct kunit *test, u32 nr_recv);
 struct rpcrdma2_test_conn *rr2r_raw(struct kunit *test);
 void rr2r_raw_send(struct kunit *test, struct rpcrdma2_test_conn *c,
@@ -165,6 +168,8 @@ u32 rr2r_take(struct kunit *test, struct rpcrdma2_test_ep *ep,
 	      u32 vers, struct rpcrdma2_hdr *h, u8 *pl);
 void rr2r_raw_settle_v2(struct kunit *test, struct rpcrdma2_test_conn *c,
 			u32 brs, struct rpcrdma2_hdr *h);
+struct rpcrdma2_test_conn *rr2r_raw_start(struct kunit *test, u32 nr_recv,
+					  u32 brs, struct rpcrdma2_hdr *h);
 struct rr2r_mr *rr2r_mr(struct kunit *test,
 			struct rpcrdma2_test_conn *raw, u32 len);
 extern const struct rpcrdma2_limits rr2r_reply_lim;
@@ -197,6 +202,7 @@ void rr2r_send_faults_off(void *data);
 extern const char * const rr2r_counters[RR2R_NR_C];
 void rr2r_counters_read(struct kunit *test, unsigned long *v);
 void rr2r_release_holders(void *data);
+void rr2r_hold_calls(struct kunit *test);
 void rr2r_expect_null_reply_next(struct kunit *test,
 				 struct rpcrdma2_test_conn *raw,
 				 u8 *msg, u32 xid);

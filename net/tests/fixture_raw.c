@@ -38,8 +38,12 @@ void rr2r_raw_cleanup(void *data)
 	rpcrdma2_test_disconnect(data);
 }
 
-/* A raw client QP with @nr_recv Receives, connected to the listener. */
-struct rpcrdma2_test_conn *rr2r_raw_n(struct kunit *test, u32 nr_recv)
+/*
+ * A raw client QP with @nr_recv Receives (0: the default), connected to
+ * the listener with the private data @pdata.
+ */
+struct rpcrdma2_test_conn *rr2r_raw_pdata(struct kunit *test, u32 nr_recv,
+					  enum rpcrdma2_test_pdata pdata)
 {
 	enum rpcrdma2_test_link link = rr2r_link_of(test);
 	struct rpcrdma2_test_conn *conn;
@@ -49,11 +53,18 @@ struct rpcrdma2_test_conn *rr2r_raw_n(struct kunit *test, u32 nr_recv)
 	KUNIT_ASSERT_NOT_NULL(test, conn);
 	rpcrdma2_test_conn_init(conn, &rr2r_envs[link]);
 	conn->nr_recv = nr_recv;
+	conn->pdata = pdata;
 	ret = kunit_add_action_or_reset(test, rr2r_raw_cleanup, conn);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	ret = rpcrdma2_test_dial(conn, (struct sockaddr *)&rr2r_svc.addr[link]);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	return conn;
+}
+
+/* A raw client QP with @nr_recv Receives, connected to the listener. */
+struct rpcrdma2_test_conn *rr2r_raw_n(struct kunit *test, u32 nr_recv)
+{
+	return rr2r_raw_pdata(test, nr_recv, 0);
 }
 
 struct rpcrdma2_test_conn *rr2r_raw(struct kunit *test)
@@ -174,6 +185,22 @@ void rr2r_raw_settle_v2(struct kunit *test, struct rpcrdma2_test_conn *c,
 	rr2r_raw_send(test, c, msg, n);
 	rr2r_take(test, &c->client, RPCRDMA2_VERS_2, h, NULL);
 	KUNIT_ASSERT_EQ(test, h->htype, RDMA2_CONNPROP);
+}
+
+/*
+ * The prologue of the raw client's cases: both roles capped at
+ * Version 2, a raw client with @nr_recv Receives that
+ * settles Version 2 with @brs; the server's CONNPROP in @h.
+ */
+struct rpcrdma2_test_conn *rr2r_raw_start(struct kunit *test, u32 nr_recv,
+					  u32 brs, struct rpcrdma2_hdr *h)
+{
+	struct rpcrdma2_test_conn *raw;
+
+	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
+	raw = rr2r_raw_n(test, nr_recv);
+	rr2r_raw_settle_v2(test, raw, brs, h);
+	return raw;
 }
 
 /* ---- chunks, from a raw QP that registers memory as a client does ---- */
@@ -474,6 +501,16 @@ void rr2r_counters_read(struct kunit *test, unsigned long *v)
 void rr2r_release_holders(void *data)
 {
 	complete_all(&rr2r_svc.release);
+}
+
+/* HOLD, and a GET with RR2R_SEED_HOLD, wait from now until the case ends. */
+void rr2r_hold_calls(struct kunit *test)
+{
+	reinit_completion(&rr2r_svc.release);
+	atomic_set(&rr2r_svc.held, 0);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   rr2r_release_holders,
+							   NULL));
 }
 
 /*

@@ -75,9 +75,7 @@ static void rr2r_svc_close_port_down_parks(struct kunit *test)
 	struct rr2s_conn *c;
 	struct rr2c *r;
 
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	clnt = rr2r_clnt(test);
-	xprt = rr2r_xprt(clnt);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_2, &xprt);
 	r = rr2c(xprt);
 	c = rr2r_svc_conn_from(test, (struct sockaddr *)
 			       &r->id->route.addr.src_addr);
@@ -244,6 +242,20 @@ static void rr2r_expect_clnt_conn(struct kunit *test, struct rpc_clnt *clnt,
 	KUNIT_EXPECT_EQ(test, c->link.conn.send_inline, min_t(u32, rsize, RPCRDMA2_BUF_SIZE_DEF));
 }
 
+/* The client's slots and inline thresholds, as from /proc/sys/sunrpc. */
+static void rr2r_clnt_knobs_set(struct kunit *test, const char *slots,
+				const char *read, const char *write)
+{
+	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
+						   "rdma_slot_table_entries",
+						   slots));
+	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test, "rdma_max_inline_read",
+						   read));
+	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
+						   "rdma_max_inline_write",
+						   write));
+}
+
 /*
  * rdma_slot_table_entries, rdma_max_inline_read, rdma_max_inline_write:
  * out-of-range writes are refused and change nothing.  A change applies
@@ -295,15 +307,11 @@ static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
 	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_SLOTS,
 			      RPCRDMA2_BUF_SIZE_DEF, RPCRDMA2_BUF_SIZE_DEF);
 
-	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
-						   "rdma_slot_table_entries",
-						   "16"));
-	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test, "rdma_max_inline_read",
-						   "2048"));
-	/* rounded down to what the RFC 8797 record can say (CMP-CMPD-11) */
-	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
-						   "rdma_max_inline_write",
-						   "3100"));
+	/*
+	 * the write threshold is rounded down to what the RFC 8797 record
+	 * can say (CMP-CMPD-11)
+	 */
+	rr2r_clnt_knobs_set(test, "16", "2048", "3100");
 	for (i = 0; i < ARRAY_SIZE(refused); i++)
 		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
 				    rr2r_sysctl_write(test, refused[i][0],
@@ -372,14 +380,7 @@ static void rr2r_clnt_knobs_apply_to_new_connections(struct kunit *test)
 	rr2r_expect_clnt_conn(test, old, RR2C_SLOTS, RR2C_SLOTS, 2048, 3072);
 
 	/* the smallest values work too: 4 slots, 1024-octet messages */
-	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
-						   "rdma_slot_table_entries",
-						   "4"));
-	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test, "rdma_max_inline_read",
-						   "1024"));
-	KUNIT_EXPECT_EQ(test, 0, rr2r_sysctl_write(test,
-						   "rdma_max_inline_write",
-						   "1024"));
+	rr2r_clnt_knobs_set(test, "4", "1024", "1024");
 	new = rr2r_clnt(test);
 	rr2r_expect_clnt_conn(test, new, 4, 4, 1024, 1024);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
@@ -404,16 +405,14 @@ static void rr2r_svc_conns_per_version_add_up(struct kunit *test)
 
 	pages = rr2r_pages(test);
 	rr2r_counters_read(test, a);
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	v2 = rr2r_clnt(test);
+	v2 = rr2r_start(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_2, NULL);
 	rr2r_roundtrip(test, v2, pages, 1000);
 	rr2r_counters_read(test, b);
 	KUNIT_EXPECT_EQ(test, b[RR2R_C_ACCEPTED] - a[RR2R_C_ACCEPTED], 1);
 	KUNIT_EXPECT_EQ(test, b[RR2R_C_V2] - a[RR2R_C_V2], 1);
 	KUNIT_EXPECT_EQ(test, b[RR2R_C_V1] - a[RR2R_C_V1], 0);
 
-	rr2r_caps(RPCRDMA2_VERS_1, RPCRDMA2_VERS_2);
-	v1 = rr2r_clnt(test);
+	v1 = rr2r_start(test, RPCRDMA2_VERS_1, RPCRDMA2_VERS_2, NULL);
 	rr2r_roundtrip(test, v1, pages, 1000);
 	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_version(rr2r_xprt(v1)),
 			RPCRDMA2_VERS_1);

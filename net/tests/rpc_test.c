@@ -91,8 +91,7 @@ static void rr2r_v2_sizes_0_to_1m(struct kunit *test)
 	struct page **pages;
 	u32 i;
 
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	clnt = rr2r_clnt(test);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_2, NULL);
 	pages = rr2r_pages(test);
 	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_version(rr2r_xprt(clnt)),
 			RPCRDMA2_VERS_2);
@@ -115,8 +114,7 @@ static void rr2r_reconnect(struct kunit *test, u32 svc_vers)
 	u64 hellos;
 	u32 vers;
 
-	rr2r_caps(RPCRDMA2_VERS_2, svc_vers);
-	clnt = rr2r_clnt(test);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_2, svc_vers, NULL);
 	pages = rr2r_pages(test);
 	xprt = rr2r_xprt(clnt);
 	rr2r_roundtrip(test, clnt, pages, 1000);
@@ -154,8 +152,7 @@ static void rr2r_version_matrix(struct kunit *test, u32 clnt_vers,
 	struct page **pages;
 	u32 i;
 
-	rr2r_caps(clnt_vers, svc_vers);
-	clnt = rr2r_clnt(test);
+	clnt = rr2r_start(test, clnt_vers, svc_vers, NULL);
 	pages = rr2r_pages(test);
 	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_version(rr2r_xprt(clnt)),
 			RPCRDMA2_VERS_1);
@@ -225,8 +222,7 @@ static void rr2r_credit_exhaustion_async_grant(struct kunit *test)
 	struct rpc_clnt *clnt;
 	int i;
 
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	clnt = rr2r_clnt(test);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_2, NULL);
 	a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	init_completion(&a->all);
@@ -318,9 +314,7 @@ static void rr2r_abandon(struct kunit *test, u32 stall_before)
 	o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, o);
 	init_completion(&o->done);
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	clnt = rr2r_clnt(test);
-	xprt = rr2r_xprt(clnt);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_2, &xprt);
 	pages = rr2r_pages(test);
 	args.pages = pages;
 	rr2r_fill(pages, args.len, args.seed);
@@ -385,9 +379,7 @@ static void rr2r_stall_disarmed_goes_on(struct kunit *test)
 	o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, o);
 	init_completion(&o->done);
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	clnt = rr2r_clnt(test);
-	xprt = rr2r_xprt(clnt);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_2, &xprt);
 	args.pages = rr2r_pages(test);
 	rr2r_fill(args.pages, args.len, args.seed);
 
@@ -420,12 +412,9 @@ static void rr2r_stall_disarmed_goes_on(struct kunit *test)
 static void rr2r_grant_keeps_autoclose_lock(struct kunit *test)
 {
 	struct rpc_xprt *xprt;
-	struct rpc_clnt *clnt;
 	bool held;
 
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	clnt = rr2r_clnt(test);
-	xprt = rr2r_xprt(clnt);
+	rr2r_start(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_2, &xprt);
 	KUNIT_ASSERT_FALSE(test, test_and_set_bit(XPRT_LOCKED, &xprt->state));
 	KUNIT_ASSERT_NULL(test, xprt->snd_task);
 	rpcrdma2_clnt_test_set_grant(xprt, 8);
@@ -448,9 +437,7 @@ static void rr2r_swap_and_inject_disconnect(struct kunit *test)
 	struct page **pages;
 	int i;
 
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	clnt = rr2r_clnt(test);
-	xprt = rr2r_xprt(clnt);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_2, &xprt);
 	pages = rr2r_pages(test);
 
 	KUNIT_EXPECT_EQ(test, 0, rpc_clnt_swap_activate(clnt));
@@ -486,9 +473,7 @@ static void rr2r_v1_no_v2_grant(struct kunit *test)
 	struct rpc_clnt *clnt;
 	int i;
 
-	rr2r_caps(RPCRDMA2_VERS_1, RPCRDMA2_VERS_2);
-	clnt = rr2r_clnt(test);
-	xprt = rr2r_xprt(clnt);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_1, RPCRDMA2_VERS_2, &xprt);
 	a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	init_completion(&a->all);
@@ -538,9 +523,7 @@ static void rr2r_mr_pool_grows_on_demand(struct kunit *test)
 	unsigned long sends;
 	u64 chunks;
 
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	clnt = rr2r_clnt(test);
-	xprt = rr2r_xprt(clnt);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_2, &xprt);
 	r = rr2c(xprt);
 	a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
 	args = kunit_kcalloc(test, RR2R_HOLDERS, sizeof(*args), GFP_KERNEL);
@@ -671,8 +654,7 @@ static void rr2r_v2_sec_08_answered_not_mapped(struct kunit *test)
 	struct rr2c *r;
 	u64 chunks;
 
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	clnt = rr2r_clnt(test);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_2, NULL);
 	r = rr2c(rr2r_xprt(clnt));
 	x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, x);

@@ -45,9 +45,7 @@ static void rr2r_svc_xid_mismatch_bad_xdr(struct kunit *test)
 	u8 msg[128];
 	u32 n;
 
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	raw = rr2r_raw(test);
-	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	raw = rr2r_raw_start(test, 1, RDMA2_RVRSDIR_SIMPLE, &h);
 	n = rr2r_msg2(msg, 0xb1, 0);
 	n += rr2r_rpc_call(msg + n, 0xb2, RR2R_PROG, RR2R_NULL);
 	rr2r_raw_send(test, raw, msg, n);
@@ -535,7 +533,6 @@ static void rr2r_cmp_rinv_04_plain_send_without_r(struct kunit *test)
 	static const enum rpcrdma2_test_pdata modes[] = {
 		RPCRDMA2_TEST_PDATA_NONE, RPCRDMA2_TEST_PDATA_BAD,
 	};
-	enum rpcrdma2_test_link link = rr2r_link_of(test);
 	const u32 len = 5000, seed = 0x5eee;
 	struct rpcrdma2_test_conn *raw;
 	struct rpcrdma2_segment seg;
@@ -549,15 +546,7 @@ static void rr2r_cmp_rinv_04_plain_send_without_r(struct kunit *test)
 
 	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
 	for (i = 0; i < ARRAY_SIZE(modes); i++) {
-		raw = kunit_kzalloc(test, sizeof(*raw), GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, raw);
-		rpcrdma2_test_conn_init(raw, &rr2r_envs[link]);
-		raw->pdata = modes[i];
-		ret = kunit_add_action_or_reset(test, rr2r_raw_cleanup, raw);
-		KUNIT_ASSERT_EQ(test, ret, 0);
-		ret = rpcrdma2_test_dial(raw,
-					 (struct sockaddr *)&rr2r_svc.addr[link]);
-		KUNIT_ASSERT_EQ(test, ret, 0);
+		raw = rr2r_raw_pdata(test, 0, modes[i]);
 
 		m = rr2r_mr(test, raw, 8192);
 		seg = rr2r_seg(m, 0, 8192);
@@ -665,11 +654,7 @@ static void rr2r_svc_rejected_calls_never_run(struct kunit *test)
 	msg = kunit_kzalloc(test, 1024, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, msg);
 	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	reinit_completion(&rr2r_svc.release);
-	atomic_set(&rr2r_svc.held, 0);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
-							   rr2r_release_holders,
-							   NULL));
+	rr2r_hold_calls(test);
 	raw = rr2r_raw(test);
 	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
 

@@ -73,8 +73,7 @@ static void rr2r_malformed_from_raw_qp(struct kunit *test)
 	__be32 *words;
 	u32 n;
 
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	clnt = rr2r_clnt(test);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_2, NULL);
 	pages = rr2r_pages(test);
 	raw = rr2r_raw(test);
 
@@ -140,9 +139,7 @@ static void rr2r_svc_rejected_part_ends_sequence(struct kunit *test)
 	u8 msg[256], pl[64];
 	u32 n, plen;
 
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	raw = rr2r_raw(test);
-	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	raw = rr2r_raw_start(test, 1, RDMA2_RVRSDIR_SIMPLE, &h);
 
 	/* part 1 of a Call to a procedure that does not exist */
 	n = rr2r_msg2(msg, 0xa1, RDMA2_F_MORE);
@@ -185,9 +182,7 @@ static void rr2r_svc_limits_and_late_connprop(struct kunit *test)
 	u8 msg[512];
 	u32 n, i;
 
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	raw = rr2r_raw(test);
-	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	raw = rr2r_raw_start(test, 1, RDMA2_RVRSDIR_SIMPLE, &h);
 	KUNIT_EXPECT_EQ(test, h.props.rssiz, RDMA2_PROP_RSSIZ_DEFAULT);
 	KUNIT_EXPECT_EQ(test, h.props.rcsiz, 32);
 
@@ -306,24 +301,14 @@ static void rr2r_svc_no_cm_record(struct kunit *test)
 	static const enum rpcrdma2_test_pdata modes[] = {
 		RPCRDMA2_TEST_PDATA_NONE, RPCRDMA2_TEST_PDATA_BAD,
 	};
-	enum rpcrdma2_test_link link = rr2r_link_of(test);
 	struct rpcrdma2_test_conn *raw;
 	struct rpcrdma2_hdr h;
 	u8 msg[128], pl[64];
 	u32 n, i, plen;
-	int ret;
 
 	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
 	for (i = 0; i < ARRAY_SIZE(modes); i++) {
-		raw = kunit_kzalloc(test, sizeof(*raw), GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, raw);
-		rpcrdma2_test_conn_init(raw, &rr2r_envs[link]);
-		raw->pdata = modes[i];
-		ret = kunit_add_action_or_reset(test, rr2r_raw_cleanup, raw);
-		KUNIT_ASSERT_EQ(test, ret, 0);
-		ret = rpcrdma2_test_dial(raw,
-					 (struct sockaddr *)&rr2r_svc.addr[link]);
-		KUNIT_ASSERT_EQ(test, ret, 0);
+		raw = rr2r_raw_pdata(test, 0, modes[i]);
 		n = rr2r_msg1(msg, 0xd1 + i);
 		n += rr2r_rpc_call(msg + n, 0xd1 + i, RR2R_PROG, RR2R_NULL);
 		rr2r_raw_send(test, raw, msg, n);
@@ -426,8 +411,7 @@ static void rr2r_svc_flood(struct kunit *test)
 	u8 *msg;
 	int ret;
 
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	clnt = rr2r_clnt(test);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_2, NULL);
 	pages = rr2r_pages(test);
 	msg = kunit_kzalloc(test, RPCRDMA2_TEST_BUF_SIZE, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, msg);
@@ -541,8 +525,7 @@ static void rr2r_over_grant(struct kunit *test, bool nomsg)
 
 	msg = kunit_kzalloc(test, 1024, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, msg);
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	clnt = rr2r_clnt(test);
+	clnt = rr2r_start(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_2, NULL);
 	pages = rr2r_pages(test);
 	rr2r_roundtrip(test, clnt, pages, 20000);	/* connected first */
 	conns = rr2r_svc_conns();
@@ -551,11 +534,7 @@ static void rr2r_over_grant(struct kunit *test, bool nomsg)
 							   rr2r_knobs_reset,
 							   NULL));
 	KUNIT_ASSERT_EQ(test, 0, rr2r_sysctl_write(test, "max_requests", "4"));
-	reinit_completion(&rr2r_svc.release);
-	atomic_set(&rr2r_svc.held, 0);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
-							   rr2r_release_holders,
-							   NULL));
+	rr2r_hold_calls(test);
 	raw = rr2r_raw(test);
 	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
 	grant = rpcrdma2_credit_in(RPCRDMA2_VERS_2, h.credit);
@@ -648,9 +627,7 @@ static void rr2r_svc_v2_cont_03_error_after_reply_sequence(struct kunit *test)
 	struct rpcrdma2_hdr h;
 	u8 msg[128];
 
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	raw = rr2r_raw_n(test, 24);
-	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	raw = rr2r_raw_start(test, 24, RDMA2_RVRSDIR_SIMPLE, &h);
 	n = rr2r_msg2(msg, xid, 0);
 	n += rr2r_rpc_call(msg + n, xid, RR2R_PROG, RR2R_GET);
 	n += rr2r_args(msg + n, 0x5eed, len);
@@ -915,9 +892,7 @@ static void rr2r_svc_v2_cont_03_held_waits_for_ctrl_buffer(struct kunit *test)
 	u32 n, k, ntaken = 0;
 	u8 msg[128], *b;
 
-	rr2r_caps(RPCRDMA2_VERS_2, RPCRDMA2_VERS_2);
-	raw = rr2r_raw_n(test, 24);
-	rr2r_raw_settle_v2(test, raw, RDMA2_RVRSDIR_SIMPLE, &h);
+	raw = rr2r_raw_start(test, 24, RDMA2_RVRSDIR_SIMPLE, &h);
 	c = rr2r_svc_conn(test, raw);
 	svc_xprt_get(&c->b.xprt);	/* the pool outlives a closed one */
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
