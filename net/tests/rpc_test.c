@@ -78,6 +78,27 @@ static void rr2r_check_iostats(struct kunit *test, struct rpc_clnt *clnt)
 }
 
 /*
+ * The versions each role offers; the connection settles @vers, and a
+ * PUT and a GET of each of @sizes round-trip, every byte checked.
+ */
+static struct rpc_clnt *rr2r_each_size(struct kunit *test, u32 clnt_vers,
+				       u32 svc_vers, u32 vers,
+				       const u32 *sizes, u32 nr)
+{
+	struct rpc_clnt *clnt;
+	struct page **pages;
+	u32 i;
+
+	clnt = rr2r_start(test, clnt_vers, svc_vers, NULL);
+	pages = rr2r_pages(test);
+	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_version(rr2r_xprt(clnt)),
+			vers);
+	for (i = 0; i < nr; i++)
+		rr2r_roundtrip(test, clnt, pages, sizes[i]);
+	return clnt;
+}
+
+/*
  * V2-CONT-01, V2-CONT-02, V2-CONT-03, V2-INLINE-02, V2-INLINE-08, V2-FRAME-14:
  * 0 to 1 MiB over v2.
  */
@@ -88,15 +109,10 @@ static void rr2r_v2_sizes_0_to_1m(struct kunit *test)
 	 * checked
 	 */
 	struct rpc_clnt *clnt;
-	struct page **pages;
-	u32 i;
 
-	clnt = rr2r_start(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_2, NULL);
-	pages = rr2r_pages(test);
-	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_version(rr2r_xprt(clnt)),
-			RPCRDMA2_VERS_2);
-	for (i = 0; i < ARRAY_SIZE(rr2r_sizes); i++)
-		rr2r_roundtrip(test, clnt, pages, rr2r_sizes[i]);
+	clnt = rr2r_each_size(test, RPCRDMA2_VERS_2, RPCRDMA2_VERS_2,
+			      RPCRDMA2_VERS_2, rr2r_sizes,
+			      ARRAY_SIZE(rr2r_sizes));
 	rr2r_check_iostats(test, clnt);
 	rr2r_expect_pool_full(test, rr2r_xprt(clnt));
 }
@@ -149,15 +165,9 @@ static void rr2r_version_matrix(struct kunit *test, u32 clnt_vers,
 {
 	static const u32 sizes[] = { 0, 1, 100, 1000, 2000, 65536 + 3 };
 	struct rpc_clnt *clnt;
-	struct page **pages;
-	u32 i;
 
-	clnt = rr2r_start(test, clnt_vers, svc_vers, NULL);
-	pages = rr2r_pages(test);
-	KUNIT_EXPECT_EQ(test, rpcrdma2_clnt_test_version(rr2r_xprt(clnt)),
-			RPCRDMA2_VERS_1);
-	for (i = 0; i < ARRAY_SIZE(sizes); i++)
-		rr2r_roundtrip(test, clnt, pages, sizes[i]);
+	clnt = rr2r_each_size(test, clnt_vers, svc_vers, RPCRDMA2_VERS_1,
+			      sizes, ARRAY_SIZE(sizes));
 	rr2r_expect_pool_full(test, rr2r_xprt(clnt));
 }
 
