@@ -36,6 +36,15 @@ static inline bool rpcrdma2_fail(enum rpcrdma2_fail_site site)
 	       __rpcrdma2_fail(site);
 }
 
+/*
+ * rpcrdma2_fail_opt - as rpcrdma2_fail(), for a site held in a variable
+ * that may be RPCRDMA2_FAIL_NR: no site, never fails.
+ */
+static inline bool rpcrdma2_fail_opt(enum rpcrdma2_fail_site site)
+{
+	return site < RPCRDMA2_FAIL_NR && rpcrdma2_fail(site);
+}
+
 void rpcrdma2_fail_set(enum rpcrdma2_fail_site site, int times, u32 interval,
 		       u32 probability);
 void rpcrdma2_fail_after(enum rpcrdma2_fail_site site, u32 skip);

@@ -249,12 +249,6 @@ bool rpcrdma2_link_has_room(struct rpcrdma2_link *l, u32 msgno)
 	       rpcrdma2_pool_avail(&l->pool);
 }
 
-/* Is the role's fault site @site (RPCRDMA2_FAIL_NR: none) injected? */
-static bool rpcrdma2_link_fail(enum rpcrdma2_fail_site site)
-{
-	return site < RPCRDMA2_FAIL_NR && rpcrdma2_fail(site);
-}
-
 /**
  * rpcrdma2_link_pump - post the Sends of a message while there is room
  * @l: the link; the caller holds tx_lock and sends one message at a
@@ -296,7 +290,7 @@ int rpcrdma2_link_pump(struct rpcrdma2_link *l, struct rpcrdma2_tx *tx,
 		sd = rpcrdma2_pool_get(&l->pool, false);
 		if (!sd)
 			return -EAGAIN;
-		if (rpcrdma2_link_fail(ops->fail_room)) {
+		if (rpcrdma2_fail_opt(ops->fail_room)) {
 			rpcrdma2_pool_put(&l->pool, sd);
 			return -ENOBUFS;
 		}
@@ -315,7 +309,7 @@ int rpcrdma2_link_pump(struct rpcrdma2_link *l, struct rpcrdma2_tx *tx,
 		}
 		if (more < 0)
 			ret = more;
-		else if (rpcrdma2_link_fail(ops->fail_post))
+		else if (rpcrdma2_fail_opt(ops->fail_post))
 			ret = -EIO;
 		else
 			ret = rpcrdma2_ep_post_send(sd, len, more ? 0 : inv_rkey);

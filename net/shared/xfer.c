@@ -144,7 +144,7 @@ static int pool_post_ctrl(struct rpcrdma2_pool *p, const void *msg, u32 len,
 		return -ENOBUFS;
 	memcpy(sd->buf, msg, len);
 	sd->ctx = ctx;
-	if ((p->fail_post < RPCRDMA2_FAIL_NR && rpcrdma2_fail(p->fail_post)) ||
+	if (rpcrdma2_fail_opt(p->fail_post) ||
 	    rpcrdma2_ep_post_send(sd, len, 0)) {
 		sd->ctx = NULL;
 		pool_put_buf(p, sd);	/* under the gate: no flush */
