@@ -293,9 +293,6 @@ struct rr2c {
 	struct completion	cm_done;
 	int			cm_status;
 	struct rpcrdma2_cm_pdata peer_pdata;
-	struct completion	nego_done;
-	enum rpcrdma2_nego	nego;
-	bool			nego_lost;	/* connection died first */
 	u32			nego_grant;
 
 	/*
@@ -384,7 +381,6 @@ extern const struct rpcrdma2_limits rr2c_limits;
 void rr2c_rx_reset(struct rr2c *r);
 void rr2c_rx_drop(struct rr2c *r);
 void rr2c_repost(struct rr2c *r, struct rpcrdma2_recv *rv);
-void rr2c_send_ctrl(struct rr2c *r, const void *msg, u32 len);
 
 /* place.c */
 void rr2c_reply_finish(struct rr2c *r, struct rr2c_req *req);

@@ -221,19 +221,15 @@ static int rr2c_settle(struct rr2c *r)
 		rpcrdma2_link_settled(&r->link);
 		return 0;
 	}
-	reinit_completion(&r->nego_done);
-	r->nego_lost = false;
 	ret = rr2c_hello(r);
 	if (ret)
 		return ret;
-	if (!wait_for_completion_timeout(&r->nego_done, RR2C_NEGO_TIMEOUT) ||
-	    r->nego_lost)
-		ret = -ETIMEDOUT;
-	else if (r->nego == RPCRDMA2_NEGO_DONE)
+	ret = rpcrdma2_link_wait_negotiated(&r->link, RR2C_NEGO_TIMEOUT);
+	if (ret == RPCRDMA2_NEGO_DONE)
 		ret = r->link.conn.vers == RPCRDMA2_VERS_2 ? 0 : -EPFNOSUPPORT;
-	else if (r->nego == RPCRDMA2_NEGO_NO_VERS)
+	else if (ret == RPCRDMA2_NEGO_NO_VERS)
 		ret = -EPROTONOSUPPORT;
-	else
+	else if (ret >= 0)
 		ret = -EPROTO;
 	rr2c_nego_outcome(r, ret);
 	if (ret == -EPFNOSUPPORT)	/* settled on Version 1 */

@@ -25,7 +25,7 @@ static void rr2c_xch_send(struct rr2c *r, u32 htype, const void *msg, u32 len)
 	if (!len)
 		return;
 	trace_rpcrdma2_xch_sent(&r->xprt.addr, htype, get_unaligned_be32(msg));
-	rr2c_send_ctrl(r, msg, len);
+	rpcrdma2_link_send_ctrl(&r->link, msg, len);
 }
 
 static void rr2c_xch_applied(struct rr2c *r)

@@ -18,7 +18,7 @@
  * lookup and completion.
  *
  * Called by: the endpoint's completion callbacks (rr2c_ep_ops);
- * place.c (rr2c_repost()), exchange.c (rr2c_send_ctrl()).
+ * place.c (rr2c_repost()).
  */
 
 #include <linux/sunrpc/bc_xprt.h>
@@ -54,26 +54,6 @@ void rr2c_repost(struct rr2c *r, struct rpcrdma2_recv *rv)
 		xprt_force_disconnect(&r->xprt);
 }
 
-/* Post a control message (credit grant or error) from the reserve. */
-void rr2c_send_ctrl(struct rr2c *r, const void *msg, u32 len)
-{
-	if (rpcrdma2_pool_send_ctrl(&r->link.pool, msg, len))
-		xprt_force_disconnect(&r->xprt);
-}
-
-/* Send a credit-grant-only message (V2-CRED-08) as a window ack. */
-static void rr2c_send_ack(struct rr2c *r)
-{
-	u32 credit = rr2c_credit(r, r->link.conn.vers);
-	u8 msg[RPCRDMA2_HDRLEN_NOCHUNKS];
-
-	/* never held back, even inside a Call (V2-CONT-03, xfer.c) */
-	if (rpcrdma2_pool_send_ack(&r->link.pool, msg,
-				   rpcrdma2_encode_credit_grant(msg, sizeof(msg),
-								credit)))
-		xprt_force_disconnect(&r->xprt);
-}
-
 /*
  * Answer a received message with RDMA2_ERROR where the spec makes the
  * receiving peer answer whatever its role: misuse of F_TPMORE and a
@@ -84,18 +64,12 @@ static void rr2c_send_ack(struct rr2c *r)
 static void rr2c_send_error(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 			    u32 err)
 {
-	u32 credit = rr2c_credit(r, r->link.conn.vers);
-	u8 msg[64];
-	u32 len;
-
 	if (r->link.conn.vers != RPCRDMA2_VERS_2 || hdr->htype == RDMA2_ERROR)
 		return;
 	r->stats.errors_sent++;
 	trace_rpcrdma2_clnt_error_sent(&r->xprt.addr, hdr->xid, r->link.conn.vers,
 				       err);
-	len = rpcrdma2_encode_error(msg, sizeof(msg), RPCRDMA2_VERS_2,
-				    hdr->xid, hdr->vers, credit, err, 0, 0);
-	rr2c_send_ctrl(r, msg, len);
+	rpcrdma2_link_send_error(&r->link, hdr, err, 0, 0, NULL);
 }
 
 /* The message being received is over: forget it. */
@@ -173,7 +147,7 @@ static bool rr2c_recv_msg(struct rr2c *r, const struct rpcrdma2_hdr *hdr,
 			return false;
 	}
 	if (rpcrdma2_seq_ack_due(r->link.reasm.nmsgs, more))
-		rr2c_send_ack(r);
+		rpcrdma2_link_send_grant(&r->link);
 	if (!r->rx_bc) {
 		held = rr2c_reply_part(r, rv, payload, plen, !more);
 		if (held < 0) {
@@ -270,7 +244,7 @@ static void rr2c_negotiate(struct rr2c *r, const void *buf, u32 len)
 	n = rpcrdma2_nego_client_recv(&r->link.conn, &r->link.local, buf, len,
 				      out, sizeof(out), &outlen);
 	if (outlen)
-		rr2c_send_ctrl(r, out, outlen);	/* V2-ERR-31: BAD_PROPVAL */
+		rpcrdma2_link_send_ctrl(&r->link, out, outlen);	/* V2-ERR-31: BAD_PROPVAL */
 	if (n == RPCRDMA2_NEGO_MORE || n == RPCRDMA2_NEGO_REJECT)
 		return;
 	if (n == RPCRDMA2_NEGO_REPLY)
@@ -288,8 +262,7 @@ static void rr2c_negotiate(struct rr2c *r, const void *buf, u32 len)
 	}
 	if (n == RPCRDMA2_NEGO_DONE)
 		rr2c_xch_start(r);
-	r->nego = n;
-	complete(&r->nego_done);
+	rpcrdma2_link_negotiated(&r->link, n);
 }
 
 /*
@@ -480,11 +453,6 @@ static void rr2c_link_failed(struct rpcrdma2_link *l, struct rpcrdma2_recv *rv)
 	struct rr2c *r = rr2c_of(l);
 
 	rr2c_rx_drop(r);
-	if (!r->link.conn.vers && !completion_done(&r->nego_done)) {
-		r->nego = RPCRDMA2_NEGO_FAIL;
-		r->nego_lost = true;
-		complete(&r->nego_done);
-	}
 	xprt_force_disconnect(&r->xprt);
 }
 
@@ -581,6 +549,16 @@ static void rr2c_link_repost(struct rpcrdma2_link *l, struct rpcrdma2_recv *rv)
 	rr2c_repost(rr2c_of(l), rv);
 }
 
+static u32 rr2c_link_credit(struct rpcrdma2_link *l)
+{
+	return rr2c_credit(rr2c_of(l), l->conn.vers);
+}
+
+static void rr2c_link_close(struct rpcrdma2_link *l)
+{
+	xprt_force_disconnect(&rr2c_of(l)->xprt);
+}
+
 const struct rpcrdma2_link_ops rr2c_link_ops = {
 	.recv_failed	= rr2c_link_failed,
 	.negotiate	= rr2c_link_negotiate,
@@ -593,6 +571,8 @@ const struct rpcrdma2_link_ops rr2c_link_ops = {
 	.error		= rr2c_link_error,
 	.xch		= rr2c_link_xch,
 	.repost		= rr2c_link_repost,
+	.credit		= rr2c_link_credit,
+	.close		= rr2c_link_close,
 	.vers_mismatch	= RPCRDMA2_DROP,		/* V2-FRAME-24 */
 	.fail_room	= RPCRDMA2_FAIL_SEND_STALL,
 	.fail_post	= RPCRDMA2_FAIL_NR,

@@ -254,7 +254,6 @@ static struct rpc_xprt *rpcrdma2_clnt_setup(struct xprt_create *args)
 	rpcrdma2_link_init(&r->link, &rr2c_link_ops, &r->xprt.addr);
 	mutex_init(&r->recv_lock);
 	init_completion(&r->cm_done);
-	init_completion(&r->nego_done);
 	INIT_DELAYED_WORK(&r->connect_work, rr2c_connect_worker);
 	return xprt;
 }

@@ -23,23 +23,10 @@
 
 /* ---- control messages: credit grants and errors ---- */
 
-void rr2s_send_ctrl(struct rr2s_conn *c, const void *msg, u32 len)
-{
-	if (rpcrdma2_pool_send_ctrl(&c->link.pool, msg, len))
-		rr2s_close(c);
-}
-
 void rr2s_send_grant(struct rr2s_conn *c)
 {
-	u8 msg[RPCRDMA2_HDRLEN_NOCHUNKS];
-
-	u32 len = rpcrdma2_encode_credit_grant(msg, sizeof(msg),
-					       rr2s_credit(c));
-
 	rr2s_stat_inc(RR2S_STAT_GRANTS);
-	/* never held back, even inside a Reply (V2-CONT-03, xfer.c) */
-	if (rpcrdma2_pool_send_ack(&c->link.pool, msg, len))
-		rr2s_close(c);
+	rpcrdma2_link_send_grant(&c->link);
 }
 
 /**
@@ -73,7 +60,6 @@ bool rr2s_send_error_ctx(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 			 int verdict, u32 arg0, u32 arg1, void *ctx)
 {
 	u32 vers = c->link.conn.vers, err = verdict;
-	u8 msg[64];
 
 	if (verdict == RPCRDMA2_DROP || h->htype == RDMA2_ERROR)
 		return false;
@@ -81,16 +67,7 @@ bool rr2s_send_error_ctx(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 		err = rpcrdma2_v1_errcode(verdict);
 	trace_rpcrdma2_svc_error(&c->b.xprt.xpt_remote, h->xid, vers, err);
 	rr2s_stat_error(verdict);
-	if (!rpcrdma2_pool_send_ctrl_ctx(&c->link.pool, msg,
-					 rpcrdma2_encode_error(msg, sizeof(msg),
-							       vers, h->xid,
-							       h->vers,
-							       rr2s_credit(c),
-							       err, arg0, arg1),
-					 ctx))
-		return true;
-	rr2s_close(c);
-	return false;
+	return rpcrdma2_link_send_error(&c->link, h, err, arg0, arg1, ctx);
 }
 
 /* Answer a rejected message: @arg as the codec gave it. */

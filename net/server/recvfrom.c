@@ -345,90 +345,6 @@ static bool rr2s_recv_call(struct rr2s_conn *c, struct rpcrdma2_recv *rv,
 	return false;
 }
 
-/* ---- the seed 004 characteristics exchange (shared/xch.c), opt-in ---- */
-
-static void rr2s_xch_send(struct rr2s_conn *c, u32 htype, const void *msg,
-			  u32 len)
-{
-	if (!len)
-		return;
-	trace_rpcrdma2_xch_sent(&c->b.xprt.xpt_remote, htype,
-				get_unaligned_be32(msg));
-	rr2s_send_ctrl(c, msg, len);
-}
-
-static void rr2s_xch_applied(struct rr2s_conn *c)
-{
-	trace_rpcrdma2_xch_applied(&c->b.xprt.xpt_remote, c->link.conn.send_inline,
-				   c->link.conn.recv_inline, c->link.conn.peer_props.brs,
-				   rpcrdma2_xch_no_reminv(&c->link.conn));
-}
-
-/*
- * The version is settled and our CONNPROP, if any, is sent: with the
- * xchar parameter on and Version 2, our INITXCH follows (XCH-XOP-16).
- */
-static void rr2s_xch_start(struct rr2s_conn *c)
-{
-	u8 msg[128];
-
-	rpcrdma2_xch_start(&c->link.conn, &c->link.local,
-			   rpcrdma2_xchar_enabled(RPCRDMA2_SERVER), false);
-	c->xch_knob = rr2s_knob_recv_size();
-	rr2s_xch_send(c, RDMA2_XCH_INITXCH, msg,
-		      rpcrdma2_xch_hello(&c->link.conn, rr2s_credit(c), msg,
-					 sizeof(msg)));
-}
-
-/*
- * max_req_size changed since the last message: an RBSIZ that a REQXCH
- * lowered may rise again, up to the posted Receive size, with an
- * UPDXCH (XCH-INLINE-02).  A smaller knob lowers nothing on an open
- * connection (XCH-INLINE-03).
- */
-static void rr2s_xch_knob(struct rr2s_conn *c)
-{
-	u32 knob = rr2s_knob_recv_size(), len;
-	u8 msg[64];
-
-	if (!c->link.conn.xch.on || knob == c->xch_knob)
-		return;
-	c->xch_knob = knob;
-	len = rpcrdma2_xch_update_rbsiz(&c->link.conn,
-					min(knob, c->link.conn.xch.rbsiz_max),
-					rr2s_credit(c), msg, sizeof(msg));
-	if (!len)
-		return;
-	rr2s_xch_send(c, RDMA2_XCH_UPDXCH, msg, len);
-	rr2s_xch_applied(c);
-}
-
-/* An RDMA2_XCH_* message, accepted because the exchange is on. */
-static void rr2s_xch_recv(struct rr2s_conn *c, const struct rpcrdma2_hdr *h)
-{
-	u8 out[128];
-	u32 outlen;
-	int act;
-
-	trace_rpcrdma2_xch_received(&c->b.xprt.xpt_remote, h->htype, h->xid);
-	act = rpcrdma2_xch_recv(&c->link.conn, h, rr2s_credit(c), out, sizeof(out),
-				&outlen);
-	if (act & RPCRDMA2_XCH_ANSWER)
-		rr2s_xch_send(c, RDMA2_XCH_RESPXCH, out, outlen);
-	if (act & RPCRDMA2_XCH_APPLIED)
-		rr2s_xch_applied(c);
-}
-
-/* An error: the client refusing the exchange (XCH-XOP-11)? */
-static void rr2s_recv_error(struct rr2s_conn *c, const struct rpcrdma2_hdr *h)
-{
-	if (!rpcrdma2_xch_refused(&c->link.conn, h))
-		return;				/* else never answered */
-	/* our xid names the operation refused (RPCRDMA2_XCH_XID) */
-	trace_rpcrdma2_xch_refused(&c->b.xprt.xpt_remote, h->xid, h->xid);
-	rr2s_xch_applied(c);
-}
-
 /*
  * The first message(s) of a connection settle its version.  Returns
  * true when the message is an RPC to process as usual.
@@ -443,13 +359,15 @@ static bool rr2s_negotiate(struct rr2s_conn *c, struct rpcrdma2_recv *rv)
 				      out, sizeof(out), &outlen);
 	if (n == RPCRDMA2_NEGO_REPLY || n == RPCRDMA2_NEGO_REJECT ||
 	    n == RPCRDMA2_NEGO_REJECT_REPLY)
-		rr2s_send_ctrl(c, out, outlen);
+		rpcrdma2_link_send_ctrl(&c->link, out, outlen);
 	/* a server's REPLY is its CONNPROP (nego.c, server_settle) */
 	if (n == RPCRDMA2_NEGO_REPLY || n == RPCRDMA2_NEGO_REJECT_REPLY)
 		c->props_sent = true;
 	if (n == RPCRDMA2_NEGO_REJECT_REPLY)	/* V2-ERR-31: then our CONNPROP */
-		rr2s_send_ctrl(c, out, rpcrdma2_nego_server_hello(&c->link.local, out,
-								  sizeof(out)));
+		rpcrdma2_link_send_ctrl(&c->link, out,
+					rpcrdma2_nego_server_hello(&c->link.local,
+								   out,
+								   sizeof(out)));
 	else if (n == RPCRDMA2_NEGO_FAIL)
 		rr2s_close(c);
 	if (c->link.conn.vers && n != RPCRDMA2_NEGO_MORE) {
@@ -553,7 +471,7 @@ static void rr2s_link_error(struct rpcrdma2_link *l,
 			    const struct rpcrdma2_hdr *h,
 			    struct rpcrdma2_recv *rv)
 {
-	rr2s_recv_error(rr2s_of(l), h);
+	rr2s_xch_error(rr2s_of(l), h);
 }
 
 static void rr2s_link_xch(struct rpcrdma2_link *l,
@@ -573,6 +491,16 @@ static void rr2s_link_seal(struct rpcrdma2_link *l, void *ctx)
 	rr2s_wlist_seal(ctx);
 }
 
+static u32 rr2s_link_credit(struct rpcrdma2_link *l)
+{
+	return rr2s_credit(rr2s_of(l));
+}
+
+static void rr2s_link_close(struct rpcrdma2_link *l)
+{
+	rr2s_close(rr2s_of(l));
+}
+
 const struct rpcrdma2_link_ops rr2s_link_ops = {
 	.recv_failed	= rr2s_link_failed,
 	.negotiate	= rr2s_link_negotiate,
@@ -585,6 +513,8 @@ const struct rpcrdma2_link_ops rr2s_link_ops = {
 	.xch		= rr2s_link_xch,
 	.repost		= rr2s_link_repost,
 	.seal		= rr2s_link_seal,
+	.credit		= rr2s_link_credit,
+	.close		= rr2s_link_close,
 	.vers_mismatch	= RDMA2_ERR_VERS,		/* V2-FRAME-20 */
 	.fail_room	= RPCRDMA2_FAIL_NR,
 	.fail_post	= RPCRDMA2_FAIL_SVC_SEND,	/* as a dead QP */

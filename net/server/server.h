@@ -9,6 +9,7 @@
  *   park.c         closed connections' cm_ids parked while the port is down
  *   recvfrom.c     the receive side: Receive completions, reassembly,
  *                  ->xpo_recvfrom, pulling Read chunks
+ *   exchange.c     the server's side of the seed 004 exchange (shared/xch.c)
  *   sendto.c       ->xpo_sendto: Write chunks, Reply chunk, inline or
  *                  continued Replies, Send With Invalidate
  *   rw.c           RDMA Read and Write through the kernel's rdma_rw API
@@ -220,7 +221,6 @@ u32 rr2s_credit(const struct rr2s_conn *c);
 void rr2s_close(struct rr2s_conn *c);
 
 /* control.c */
-void rr2s_send_ctrl(struct rr2s_conn *c, const void *msg, u32 len);
 void rr2s_send_grant(struct rr2s_conn *c);
 void rr2s_send_error(struct rr2s_conn *c, const struct rpcrdma2_hdr *h,
 		     int verdict, u32 arg);
@@ -236,6 +236,12 @@ int rr2s_recvfrom(struct svc_rqst *rqstp);
 void rr2s_release_ctxt(struct svc_xprt *xprt, void *ctxt);
 void rr2s_msg_free(struct rr2s_msg *m);
 void rr2s_asm_drop(struct rr2s_conn *c);
+
+/* exchange.c */
+void rr2s_xch_start(struct rr2s_conn *c);
+void rr2s_xch_knob(struct rr2s_conn *c);
+void rr2s_xch_recv(struct rr2s_conn *c, const struct rpcrdma2_hdr *h);
+void rr2s_xch_error(struct rr2s_conn *c, const struct rpcrdma2_hdr *h);
 
 /* sendto.c */
 void rr2s_send_done(struct rpcrdma2_send *sd);

@@ -14,6 +14,10 @@
  *   says when the caller must wait for room (the client returns to
  *   sunrpc and is called again, the server sleeps).
  *
+ * - the control messages a half sends on its own: credit grants and
+ *   errors, posted from the pool's reserve (xfer.c), the connection
+ *   closed when one cannot be posted.
+ *
  * The engine calls the role only through its rpcrdma2_link_ops.
  */
 
@@ -33,6 +37,7 @@ void rpcrdma2_link_init(struct rpcrdma2_link *l,
 	l->ops = ops;
 	l->peer = peer;
 	spin_lock_init(&l->tx_lock);
+	init_completion(&l->nego_done);
 }
 
 /**
@@ -56,6 +61,9 @@ int rpcrdma2_link_open(struct rpcrdma2_link *l, u32 reasm_max)
 	l->pool.fail_post = l->ops->fail_post;
 	memset(&l->seq, 0, sizeof(l->seq));
 	rpcrdma2_reasm_init(&l->reasm, reasm_max);
+	reinit_completion(&l->nego_done);
+	l->nego = RPCRDMA2_NEGO_MORE;
+	l->nego_lost = false;
 	WRITE_ONCE(l->state, RPCRDMA2_LINK_NEGOTIATING);
 	return 0;
 }
@@ -73,6 +81,55 @@ void rpcrdma2_link_settled(struct rpcrdma2_link *l)
 	if (READ_ONCE(l->state) == RPCRDMA2_LINK_NEGOTIATING && l->conn.vers)
 		/* conn before state: pairs with rpcrdma2_link_recv_done() */
 		smp_store_release(&l->state, RPCRDMA2_LINK_UP);
+}
+
+/**
+ * rpcrdma2_link_negotiated - the negotiation ended
+ * @l: the link; from the CQ's work item
+ * @n: how: RPCRDMA2_NEGO_DONE (settled, @l->conn.vers says on what),
+ *	RPCRDMA2_NEGO_NO_VERS (the peer speaks no version we do) or
+ *	RPCRDMA2_NEGO_FAIL
+ *
+ * Wakes a half waiting in rpcrdma2_link_wait_negotiated().  The first
+ * end counts: a connection lost after it does not undo it.
+ */
+void rpcrdma2_link_negotiated(struct rpcrdma2_link *l, enum rpcrdma2_nego n)
+{
+	if (completion_done(&l->nego_done))
+		return;
+	l->nego = n;
+	complete(&l->nego_done);
+}
+
+/*
+ * A Receive failed before the negotiation ended: the connection is
+ * gone, and with it the answer (V2-FRAME-19 for a client).
+ */
+static void rpcrdma2_link_lost(struct rpcrdma2_link *l)
+{
+	if (READ_ONCE(l->state) != RPCRDMA2_LINK_NEGOTIATING ||
+	    completion_done(&l->nego_done))
+		return;
+	l->nego_lost = true;
+	rpcrdma2_link_negotiated(l, RPCRDMA2_NEGO_FAIL);
+}
+
+/**
+ * rpcrdma2_link_wait_negotiated - wait for the negotiation's end
+ * @l: the link, opened; its first message sent
+ * @timeout: in jiffies
+ *
+ * Returns how it ended (@l->nego: RPCRDMA2_NEGO_DONE, _NO_VERS or
+ * _FAIL), or -ETIMEDOUT when nothing ended it in time or the
+ * connection was lost first: the peer's answer never came.
+ */
+int rpcrdma2_link_wait_negotiated(struct rpcrdma2_link *l,
+				  unsigned long timeout)
+{
+	if (!wait_for_completion_timeout(&l->nego_done, timeout) ||
+	    l->nego_lost)
+		return -ETIMEDOUT;
+	return l->nego;
 }
 
 /**
@@ -184,6 +241,7 @@ void rpcrdma2_link_recv_done(struct rpcrdma2_recv *rv)
 		if (rv->status != IB_WC_WR_FLUSH_ERR)
 			trace_rpcrdma2_wc_error(&rv->cid, l->peer, "recv",
 						rv->status);
+		rpcrdma2_link_lost(l);
 		ops->recv_failed(l, rv);
 		return;
 	}
@@ -341,4 +399,69 @@ u32 rpcrdma2_link_pump_abort(struct rpcrdma2_link *l,
 			     const struct rpcrdma2_tx *tx, u32 nmsgs)
 {
 	return nmsgs > 1 && tx->msgno ? rpcrdma2_pool_seq_abort(&l->pool) : 0;
+}
+
+/* ---- control messages ---- */
+
+/**
+ * rpcrdma2_link_send_ctrl - post a control message from the reserve
+ * @l: the link
+ * @msg: the encoded message (a CONNPROP, an exchange message)
+ * @len: its length
+ *
+ * Held while a continued message is being sent (V2-CONT-03, xfer.c).
+ * A message that cannot be posted closes the connection: the peer
+ * would wait for it.
+ */
+void rpcrdma2_link_send_ctrl(struct rpcrdma2_link *l, const void *msg, u32 len)
+{
+	if (rpcrdma2_pool_send_ctrl(&l->pool, msg, len))
+		l->ops->close(l);
+}
+
+/**
+ * rpcrdma2_link_send_grant - a credit-grant-only message (V2-CRED-08)
+ * @l: the link
+ *
+ * The window acknowledgment and the raised grant: never held back, even
+ * inside a message being sent (V2-CONT-03, xfer.c).
+ */
+void rpcrdma2_link_send_grant(struct rpcrdma2_link *l)
+{
+	u8 msg[RPCRDMA2_HDRLEN_NOCHUNKS];
+	u32 len = rpcrdma2_encode_credit_grant(msg, sizeof(msg),
+					       l->ops->credit(l));
+
+	if (rpcrdma2_pool_send_ack(&l->pool, msg, len))
+		l->ops->close(l);
+}
+
+/**
+ * rpcrdma2_link_send_error - answer @h with an error message
+ * @l: the link, its version settled or being settled
+ * @h: the message answered (its XID and version)
+ * @err: the error code, in the settled version's terms
+ * @arg0: the error's first word, if it has one
+ * @arg1: its second word, if it has two
+ * @ctx: taken by the error's Send (a server's Reply's Writes), or NULL
+ *
+ * The half decides whether to answer and with what (V2-ERR-24); an
+ * error is in the settled version's layout (RFC 8166 on Version 1).
+ * Returns true if the error went out, with @ctx, which is then no
+ * longer the caller's; a failed post closes the connection.
+ */
+bool rpcrdma2_link_send_error(struct rpcrdma2_link *l,
+			      const struct rpcrdma2_hdr *h, u32 err,
+			      u32 arg0, u32 arg1, void *ctx)
+{
+	u8 msg[64];
+	u32 len;
+
+	len = rpcrdma2_encode_error(msg, sizeof(msg), l->conn.vers, h->xid,
+				    h->vers, l->ops->credit(l), err, arg0,
+				    arg1);
+	if (!rpcrdma2_pool_send_ctrl_ctx(&l->pool, msg, len, ctx))
+		return true;
+	l->ops->close(l);
+	return false;
 }

@@ -12,6 +12,7 @@
 #ifndef RPCRDMA2_LINK_H
 #define RPCRDMA2_LINK_H
 
+#include <linux/completion.h>
 #include <linux/socket.h>
 #include <linux/spinlock.h>
 
@@ -68,6 +69,10 @@ struct rpcrdma2_link_ops {
 	/* one of the seed 004 exchange's messages (only when it is on) */
 	void (*xch)(struct rpcrdma2_link *l, const struct rpcrdma2_hdr *hdr);
 	void (*repost)(struct rpcrdma2_link *l, struct rpcrdma2_recv *rv);
+	/* the credit field of a message sent now (rpcrdma2_credit_out()) */
+	u32 (*credit)(struct rpcrdma2_link *l);
+	/* a control message could not be posted: close the connection */
+	void (*close)(struct rpcrdma2_link *l);
 	/*
 	 * Optional: the final Send of a message takes @ctx (its
 	 * completion hands it back through the half's ->send_done).
@@ -113,6 +118,14 @@ struct rpcrdma2_link {
 	struct rpcrdma2_pool	pool;
 	struct rpcrdma2_local	local;
 	struct rpcrdma2_conn	conn;
+	/*
+	 * How the negotiation ended (rpcrdma2_link_negotiated()), for a
+	 * half that waits for it (the client's connect worker); lost: the
+	 * connection died before it ended.
+	 */
+	struct completion	nego_done;
+	enum rpcrdma2_nego	nego;
+	bool			nego_lost;
 	/* the CQ's work item only */
 	struct rpcrdma2_reasm	reasm;
 	u64			recvs;		/* Receives completed */
@@ -128,6 +141,9 @@ void rpcrdma2_link_init(struct rpcrdma2_link *l,
 			const struct sockaddr_storage *peer);
 int rpcrdma2_link_open(struct rpcrdma2_link *l, u32 reasm_max);
 void rpcrdma2_link_settled(struct rpcrdma2_link *l);
+void rpcrdma2_link_negotiated(struct rpcrdma2_link *l, enum rpcrdma2_nego n);
+int rpcrdma2_link_wait_negotiated(struct rpcrdma2_link *l,
+				  unsigned long timeout);
 void rpcrdma2_link_drain(struct rpcrdma2_link *l);
 void rpcrdma2_link_down(struct rpcrdma2_link *l);
 const char *rpcrdma2_link_state_name(const struct rpcrdma2_link *l);
@@ -137,5 +153,10 @@ int rpcrdma2_link_pump(struct rpcrdma2_link *l, struct rpcrdma2_tx *tx,
 		       u32 nmsgs, u32 inv_rkey, void *ctx);
 u32 rpcrdma2_link_pump_abort(struct rpcrdma2_link *l,
 			     const struct rpcrdma2_tx *tx, u32 nmsgs);
+void rpcrdma2_link_send_ctrl(struct rpcrdma2_link *l, const void *msg, u32 len);
+void rpcrdma2_link_send_grant(struct rpcrdma2_link *l);
+bool rpcrdma2_link_send_error(struct rpcrdma2_link *l,
+			      const struct rpcrdma2_hdr *h, u32 err,
+			      u32 arg0, u32 arg1, void *ctx);
 
 #endif /* RPCRDMA2_LINK_H */
