@@ -211,6 +211,7 @@ VISIBLE_IF_KUNIT u32 rr2c_offer_vers(const struct rr2c *r, u32 max_vers)
 
 static int rr2c_settle(struct rr2c *r)
 {
+	enum rpcrdma2_nego n;
 	int ret;
 
 	rpcrdma2_conn_init(&r->link.conn, &r->peer_pdata);
@@ -224,13 +225,12 @@ static int rr2c_settle(struct rr2c *r)
 	ret = rr2c_hello(r);
 	if (ret)
 		return ret;
-	ret = rpcrdma2_link_wait_negotiated(&r->link, RR2C_NEGO_TIMEOUT);
-	if (ret == RPCRDMA2_NEGO_DONE)
+	/* -ETIMEDOUT: lost, or no answer */
+	ret = rpcrdma2_link_wait_negotiated(&r->link, RR2C_NEGO_TIMEOUT, &n);
+	if (!ret && n == RPCRDMA2_NEGO_DONE)
 		ret = r->link.conn.vers == RPCRDMA2_VERS_2 ? 0 : -EPFNOSUPPORT;
-	else if (ret == RPCRDMA2_NEGO_NO_VERS)
-		ret = -EPROTONOSUPPORT;
-	else if (ret >= 0)
-		ret = -EPROTO;
+	else if (!ret)
+		ret = n == RPCRDMA2_NEGO_NO_VERS ? -EPROTONOSUPPORT : -EPROTO;
 	rr2c_nego_outcome(r, ret);
 	if (ret == -EPFNOSUPPORT)	/* settled on Version 1 */
 		ret = 0;

@@ -14,9 +14,12 @@
  *   says when the caller must wait for room (the client returns to
  *   sunrpc and is called again, the server sleeps).
  *
- * - the control messages a half sends on its own: credit grants and
- *   errors, posted from the pool's reserve (xfer.c), the connection
- *   closed when one cannot be posted.
+ * - the control messages a half sends on its own: a CONNPROP, the
+ *   exchange's messages, credit grants and errors, posted from the
+ *   pool's reserve (xfer.c), the connection closed when one cannot be
+ *   posted;
+ * - the connection's state, and how its negotiation ended, for a half
+ *   that waits for it.
  *
  * The engine calls the role only through its rpcrdma2_link_ops.
  */
@@ -91,13 +94,15 @@ void rpcrdma2_link_settled(struct rpcrdma2_link *l)
  *	RPCRDMA2_NEGO_FAIL
  *
  * Wakes a half waiting in rpcrdma2_link_wait_negotiated().  The first
- * end counts: a connection lost after it does not undo it.
+ * end counts, until the link is opened again: a later message or the
+ * connection's loss does not undo it.
  */
 void rpcrdma2_link_negotiated(struct rpcrdma2_link *l, enum rpcrdma2_nego n)
 {
-	if (completion_done(&l->nego_done))
+	if (READ_ONCE(l->nego) != RPCRDMA2_NEGO_MORE)
 		return;
-	l->nego = n;
+	/* nego_lost before nego: pairs with the wait's acquire */
+	smp_store_release(&l->nego, n);
 	complete(&l->nego_done);
 }
 
@@ -108,7 +113,7 @@ void rpcrdma2_link_negotiated(struct rpcrdma2_link *l, enum rpcrdma2_nego n)
 static void rpcrdma2_link_lost(struct rpcrdma2_link *l)
 {
 	if (READ_ONCE(l->state) != RPCRDMA2_LINK_NEGOTIATING ||
-	    completion_done(&l->nego_done))
+	    READ_ONCE(l->nego) != RPCRDMA2_NEGO_MORE)
 		return;
 	l->nego_lost = true;
 	rpcrdma2_link_negotiated(l, RPCRDMA2_NEGO_FAIL);
@@ -118,18 +123,24 @@ static void rpcrdma2_link_lost(struct rpcrdma2_link *l)
  * rpcrdma2_link_wait_negotiated - wait for the negotiation's end
  * @l: the link, opened; its first message sent
  * @timeout: in jiffies
+ * @n: how it ended: RPCRDMA2_NEGO_DONE, _NO_VERS or _FAIL
  *
- * Returns how it ended (@l->nego: RPCRDMA2_NEGO_DONE, _NO_VERS or
- * _FAIL), or -ETIMEDOUT when nothing ended it in time or the
+ * Returns 0 and @n, or -ETIMEDOUT when nothing ended it in time or the
  * connection was lost first: the peer's answer never came.
  */
 int rpcrdma2_link_wait_negotiated(struct rpcrdma2_link *l,
-				  unsigned long timeout)
+				  unsigned long timeout,
+				  enum rpcrdma2_nego *n)
 {
-	if (!wait_for_completion_timeout(&l->nego_done, timeout) ||
-	    l->nego_lost)
+	enum rpcrdma2_nego end;
+
+	wait_for_completion_timeout(&l->nego_done, timeout);
+	/* nego_lost as it was when nego was written */
+	end = smp_load_acquire(&l->nego);
+	if (end == RPCRDMA2_NEGO_MORE || l->nego_lost)
 		return -ETIMEDOUT;
-	return l->nego;
+	*n = end;
+	return 0;
 }
 
 /**

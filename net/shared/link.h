@@ -119,9 +119,10 @@ struct rpcrdma2_link {
 	struct rpcrdma2_local	local;
 	struct rpcrdma2_conn	conn;
 	/*
-	 * How the negotiation ended (rpcrdma2_link_negotiated()), for a
-	 * half that waits for it (the client's connect worker); lost: the
-	 * connection died before it ended.
+	 * How the negotiation ended (rpcrdma2_link_negotiated(); MORE: it
+	 * has not), for a half that waits for it (the client's connect
+	 * worker); lost: the connection died before it ended.  Written by
+	 * the CQ's work item, once per connection.
 	 */
 	struct completion	nego_done;
 	enum rpcrdma2_nego	nego;
@@ -143,7 +144,8 @@ int rpcrdma2_link_open(struct rpcrdma2_link *l, u32 reasm_max);
 void rpcrdma2_link_settled(struct rpcrdma2_link *l);
 void rpcrdma2_link_negotiated(struct rpcrdma2_link *l, enum rpcrdma2_nego n);
 int rpcrdma2_link_wait_negotiated(struct rpcrdma2_link *l,
-				  unsigned long timeout);
+				  unsigned long timeout,
+				  enum rpcrdma2_nego *n);
 void rpcrdma2_link_drain(struct rpcrdma2_link *l);
 void rpcrdma2_link_down(struct rpcrdma2_link *l);
 const char *rpcrdma2_link_state_name(const struct rpcrdma2_link *l);
