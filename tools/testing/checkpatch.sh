@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # checkpatch.pl --strict (from Debian's linux-source-6.12) over every C
-# source and header of the module.  One PASS/FAIL line per file, the
-# findings of a FAIL on stderr.  The files are checked on every CPU at
-# once; each file's lines come out in one piece.
+# source and header of the module and the benchmark's kernel probe.
+# One PASS/FAIL line per file, the findings of a FAIL on stderr.  The
+# files are checked on every CPU at once; each file's lines come out in
+# one piece.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -28,5 +29,5 @@ export cp
 export -f check_one rr2_pass rr2_fail
 
 # xargs exits 123 if any file failed, 0 if none did
-git ls-files -z 'net/*.[ch]' 'include/*.[ch]' |
+git ls-files -z 'net/*.[ch]' 'include/*.[ch]' 'tools/testing/bench/rawk/*.c' |
 	xargs -0 -n 1 -P "$(nproc)" bash -c 'check_one "$1"' _

@@ -5,7 +5,8 @@
 # PASS/FAIL lines, and a closing "N passed, N failed, N retried" line.
 #
 #   1. module build against Debian's 6.12 headers with W=1 and sparse
-#      (C=1): any compiler or sparse diagnostic fails it
+#      (C=1): any compiler or sparse diagnostic fails it; the same for
+#      the benchmark's kernel probe (tools/testing/bench/rawk)
 #   2. checkpatch.pl --strict on every source file; the requirement
 #      coverage page is current, every MUST row has an implementation
 #      citation or a note, and every mandatory row an asserting test or
@@ -117,6 +118,18 @@ build_w1() {
 		rr2_pass build.license-gpl
 	else
 		rr2_fail build.license-gpl
+	fi
+	# the benchmark's kernel probe (bench.sh builds and loads it) is
+	# kernel code too: as clean, so that it does not rot unseen
+	log=$RR2_OUT/build-rawk.log
+	make -C "$RR2_REPO/tools/testing/bench/rawk" clean > /dev/null 2>&1
+	if make -C "$RR2_REPO/tools/testing/bench/rawk" W=1 C=1 \
+		KDIR="/usr/src/linux-headers-$(rr2_kver)" > "$log" 2>&1 &&
+	   ! grep -E ': (warning|error|note):' "$log" >&2; then
+		rr2_pass build.rawk-probe
+	else
+		rr2_fail "build.rawk-probe (see $log)"
+		tail -n 30 "$log" >&2
 	fi
 }
 

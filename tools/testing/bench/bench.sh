@@ -25,9 +25,12 @@
 #
 # TRANSPORT is tcp (NFS over TCP), stock (the in-kernel rpcrdma.ko) or
 # ours (rpcrdma2.ko, built first with make).  Also measured: the raw
-# soft-RDMA limit of the same rxe device (perftest; with -g 2 and -g 3
+# soft-RDMA link of the same rxe device (perftest; with -g 2 and -g 3
 # between the server and the first client, the way NFS uses the link:
-# scenarios/bench.sh, RR2_RAW_TESTS).
+# scenarios/bench.sh, RR2_RAW_TESTS), and with -g 2 and -g 3 from the
+# kernel, as the NFS transports post and complete (transport "kraw":
+# rawk/rr2_rawk.c, built here, RR2_RAWK_TESTS), the ceiling the NFS
+# figures are printed against.
 # -p: also profile a fio workload (e.g. randread-4k-qd1) over each
 # transport with perf (linux-perf on the host): CPU time per operation
 # and where it goes, both ends together in one guest, each end in its
@@ -69,6 +72,12 @@ if [ -n "$profile" ]; then
 	command -v perf > /dev/null || rr2_die "-p: no perf on the host (apt-get install linux-perf)"
 	args=$args,profile=$profile
 fi
+# across guests, the raw link from the kernel too (rawk/rr2_rawk.c)
+if [ "$guests" != 1 ]; then
+	make -s -C "$(dirname "$0")/rawk" > /dev/null ||
+		rr2_die "cannot build the raw probe (tools/testing/bench/rawk)"
+	args=$args,rawk=1
+fi
 if [ "$guests" = 3 ]; then
 	"$(dirname "$0")/../qemu/run-scenario.sh" -g 3 -s "$mod" -c "$mod" \
 		-C "$mod" -a "$args" -t 30000 -n bench3 bench3 > /dev/null || true
@@ -79,8 +88,10 @@ if [ "$guests" = 3 ]; then
 elif [ "$guests" = 2 ]; then
 	"$(dirname "$0")/../qemu/run-scenario.sh" -g 2 -s "$mod" -c "$mod" \
 		-a "$args" -t 20000 -n bench2 bench2 > /dev/null || true
-	con=$RR2_OUT/bench2/client.console
+	# the client prints the figures, the server the kernel probe's
+	con=$RR2_OUT/bench2/figures.console
 	tr -d '\r' < "$RR2_OUT/bench2/server.console" | grep -E '^RR2: FAIL' >&2 || true
+	cat "$RR2_OUT/bench2/client.console" "$RR2_OUT/bench2/server.console" > "$con"
 else
 	"$(dirname "$0")/../qemu/run-scenario.sh" -g 1 -s "$mod" -a "$args" \
 		-t 20000 -n bench bench > /dev/null || true
@@ -185,6 +196,29 @@ END {
 			print ""
 		}
 	}
+	# ... and against the kernel probe, which moves data as NFS does:
+	# the Write chunk of a READ is RDMA Writes (kraw rdma-write-1m),
+	# the Read chunk of a WRITE RDMA Reads (kraw rdma-read-1m); above
+	# 1, the NFS transport beat the raw link as the kernel sees it
+	if (cnt["kraw", "rdma-write-1m"] && cnt["kraw", "rdma-read-1m"]) {
+		kw = median("kraw", "rdma-write-1m")
+		kr = median("kraw", "rdma-read-1m")
+		print ""
+		printf "%-28s", "of kraw (read: rdma-write,"
+		for (i = 1; i <= k; i++) printf " %14s", ts[i]
+		print ""
+		print "  write: rdma-read)"
+		for (x = 1; x <= nn; x++) {
+			n = names[x]
+			if (u[n] != "MiB/s" || n ~ /^(ib_|rdma-|send-)/ || n ~ /-(c1|c2)$/) continue
+			r = n ~ /write/ ? kr : kw
+			printf "%-28s", n
+			for (i = 1; i <= k; i++)
+				if (med[ts[i], n] == "" || !r) printf " %14s", "-"
+				else printf " %14.2f", med[ts[i], n] / r
+			print ""
+		}
+	}
 	if (!nw) exit
 	print ""
 	print "work per operation (RDMA device counters and CQ events, round 1)"
@@ -241,7 +275,7 @@ if [ -n "$profile" ]; then
 	if [ "$guests" = 2 ]; then
 		echo
 		echo "client guest (both vCPUs; operations it made)"
-		rr2_prof_table "$con"
+		rr2_prof_table "$RR2_OUT/bench2/client.console"
 		echo
 		echo "server guest (both vCPUs; operations nfsd served)"
 		rr2_prof_table "$RR2_OUT/bench2/server.console"

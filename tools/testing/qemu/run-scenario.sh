@@ -126,6 +126,15 @@ case ",$args," in
 		rr2_die "dev=siw: no siw.ko for $kver: run tools/testing/setup.sh"
 	cp "$RR2_CACHE/siw/$kver/siw.ko" "$run/overlay/rr2/" ;;
 esac
+# the benchmark's kernel probe (bench.sh builds it for rawk=1)
+case ",$args," in
+*,rawk=1,*)
+	ko=$RR2_REPO/tools/testing/bench/rawk/rr2_rawk.ko
+	[ -f "$ko" ] || rr2_die "rawk=1: rr2_rawk.ko not built (make -C tools/testing/bench/rawk)"
+	modinfo -F vermagic "$ko" | grep -q "^$kver " ||
+		rr2_die "rr2_rawk.ko was not built for $kver"
+	cp "$ko" "$run/overlay/rr2/" ;;
+esac
 if [ "$cmod" = ours ] || [ "$smod" = ours ] ||
    { [ "$guests" = 3 ] && [ "$c2mod" = ours ]; }; then
 	ko=$RR2_REPO/rpcrdma2.ko

@@ -410,6 +410,64 @@ rr2_raw_clients() {
 	done <<< "$RR2_RAW_TESTS"
 }
 
+# The raw link from the kernel (tools/testing/bench/rawk, rr2_rawk.ko,
+# in the guests when bench.sh built it: rawk=1): what a kernel RDMA
+# consumer gets from the link, posting from kernel context and taking
+# completions in a CQ work item as the NFS transports do, with no
+# registration per I/O, no RPC and no file system: a ceiling for them.
+# The server's guest runs each test against the client's listener, so
+# that data moves as NFS moves it: rdma-write-1m as a READ's Write
+# chunk (server to client), rdma-read-1m as a WRITE's Read chunk
+# (client to server), send-* as Replies; each test RR2_BENCH_RUNTIME
+# seconds.  Latency: half the mean round trip, as perftest's.
+# "NAME TEST SIZE DEPTH UNIT"
+RR2_RAWK_PORT=20050
+RR2_RAWK_TESTS='rdma-write-1m write 1048576 4 MiB/s
+rdma-read-1m read 1048576 4 MiB/s
+send-8k send 8192 32 MiB/s
+send-lat-64 lat 64 1 usec
+send-lat-8k lat 8192 1 usec'
+RR2_RAWK=/sys/kernel/debug/rr2_rawk
+
+# rr2_rawk_on: this run has the probe (rawk=1)
+rr2_rawk_on() { [ -f /rr2/rr2_rawk.ko ]; }
+
+rr2_rawk_load() {
+	[ -d "$RR2_RAWK" ] || { modprobe rdma_cm && insmod /rr2/rr2_rawk.ko; }
+}
+
+# rr2_rawk_listen: this guest answers the probe (the client's end)
+rr2_rawk_listen() {
+	rr2_rawk_load && echo "$RR2_RAWK_PORT" > "$RR2_RAWK/listen"
+}
+
+# rr2_rawk_run PEER: each test against PEER's listener, its figure as
+# "RR2: BENCH kraw NAME VALUE UNIT ROUND"; a test that fails is a FAIL
+# line with what the probe said (nothing is tried again)
+rr2_rawk_run() {
+	local peer=$1 name test size depth unit ops bytes us v
+	rr2_check bench.kraw.load rr2_rawk_load || return 1
+	while read -r name test size depth unit; do
+		ops=
+		us=
+		echo "$peer $RR2_RAWK_PORT $test $size $depth $RR2_BENCH_RUNTIME" \
+			> "$RR2_RAWK/run" &&
+			read -r _ _ _ ops bytes us < "$RR2_RAWK/run"
+		if [ -z "$us" ] || [ "${ops:-0}" = 0 ]; then
+			rr2_fail "bench.kraw.$name"
+			cat "$RR2_RAWK/run"
+			continue
+		fi
+		if [ "$unit" = usec ]; then
+			v=$(awk -v o="$ops" -v u="$us" 'BEGIN { printf "%.1f", u / o / 2 }')
+		else
+			v=$(awk -v b="$bytes" -v u="$us" \
+				'BEGIN { printf "%.2f", b / 1048576 / (u / 1e6) }')
+		fi
+		rr2_bench kraw "$name" "$v" "$unit"
+	done <<< "$RR2_RAWK_TESTS"
+}
+
 rr2_perftest() {
 	local out
 	ib_write_bw -R -d rxe0 -F -s 65536 -n 3000 > /tmp/wbw.srv 2>&1 &

@@ -4,11 +4,12 @@
 # Scenario "bench2": the bench workloads across two guests (client and
 # server on different hosts joined by one link), for each transport in
 # rr2.args (tcp, stock, ours) in one boot of each guest, each round
-# beginning with the raw link the way NFS uses it (rr2_raw_clients).  Prints
+# beginning with the raw link the way NFS uses it (rr2_raw_clients; with
+# rawk=1 first the kernel probe, rr2_rawk_run, from the server).  Prints
 #   RR2: BENCH <transport> <test> <value> <unit> <round>
 #   RR2: WORK <transport> <workload> <counter> <per-op value>
-# on the client (WORK: the client's end only) and asserts nothing on
-# the figures.
+# on the client (WORK: the client's end only; BENCH kraw: the server)
+# and asserts nothing on the figures.
 #
 # The guests take turns through files in the server's export, reached
 # over NFS/TCP (which stays up while the RDMA transports change):
@@ -73,6 +74,8 @@ rr2_server_transport() {
 		sleep 11	# the new grace period ends before timing
 		;;
 	raw)
+		# the kernel's raw figures first, alone on the link
+		! rr2_rawk_on || rr2_rawk_run "$RR2_CLIENT_IP"
 		rr2_raw_servers &
 		raw=$!
 		;;
@@ -146,6 +149,7 @@ rr2_main() {
 		;;
 	client)
 		rr2_check setup.rdma rr2_setup_rdma "$RR2_CLIENT_IP" || return
+		! rr2_rawk_on || rr2_check setup.rawk rr2_rawk_listen || return
 		modprobe -a sunrpc nfs nfsv4 || return
 		rr2_control_mount "$RR2_CTL" || return
 		for RR2_BENCH_ROUND in $(seq "$RR2_BENCH_ROUNDS"); do

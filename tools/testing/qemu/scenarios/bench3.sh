@@ -98,6 +98,8 @@ rr2_b3_server_transport() {
 	local t=$1 k=$RR2_B3_SRV/$1.$RR2_BENCH_ROUND nc job rw bs qd unit role raw
 	case $t in
 	raw)
+		# the kernel's raw figures first, alone on the first link
+		! rr2_rawk_on || rr2_rawk_run "$RR2_CLIENT_IP"
 		rr2_raw_servers &
 		raw=$!
 		touch "$k.up"
@@ -210,6 +212,9 @@ rr2_main() {
 		;;
 	client|client2)
 		rr2_check setup.rdma rr2_setup_rdma "$RR2_CLIENT_IP" || return
+		if [ "$RR2_ROLE" = client ] && rr2_rawk_on; then
+			rr2_check setup.rawk rr2_rawk_listen || return
+		fi
 		modprobe -a sunrpc nfs nfsv4 || return
 		rr2_control_mount /mnt/ctl || return
 		for RR2_BENCH_ROUND in $(seq "$RR2_BENCH_ROUNDS"); do
