@@ -28,18 +28,21 @@
 #include <trace/events/rpcrdma2.h>
 
 /**
- * rpcrdma2_link_init - make a link ready for its first connection
+ * __rpcrdma2_link_init - make a link ready for its first connection
  * @l: the link, zeroed by its owner
  * @ops: the role's callbacks
  * @peer: the peer's address, for traces; lives as long as @l
+ * @tx_key: the lockdep class of its tx_lock (rpcrdma2_link_init())
  */
-void rpcrdma2_link_init(struct rpcrdma2_link *l,
-			const struct rpcrdma2_link_ops *ops,
-			const struct sockaddr_storage *peer)
+void __rpcrdma2_link_init(struct rpcrdma2_link *l,
+			  const struct rpcrdma2_link_ops *ops,
+			  const struct sockaddr_storage *peer,
+			  struct lock_class_key *tx_key)
 {
 	l->ops = ops;
 	l->peer = peer;
 	spin_lock_init(&l->tx_lock);
+	lockdep_set_class(&l->tx_lock, tx_key);
 	init_completion(&l->nego_done);
 }
 

@@ -137,9 +137,20 @@ struct rpcrdma2_link {
 	struct rpcrdma2_seq	seq;
 };
 
-void rpcrdma2_link_init(struct rpcrdma2_link *l,
-			const struct rpcrdma2_link_ops *ops,
-			const struct sockaddr_storage *peer);
+void __rpcrdma2_link_init(struct rpcrdma2_link *l,
+			  const struct rpcrdma2_link_ops *ops,
+			  const struct sockaddr_storage *peer,
+			  struct lock_class_key *tx_key);
+/*
+ * One lockdep class of tx_lock per call site, as spin_lock_init() has:
+ * the client's and the server's are told apart.
+ */
+#define rpcrdma2_link_init(l, ops, peer)				\
+do {									\
+	static struct lock_class_key __tx_key;				\
+									\
+	__rpcrdma2_link_init(l, ops, peer, &__tx_key);			\
+} while (0)
 int rpcrdma2_link_open(struct rpcrdma2_link *l, u32 reasm_max);
 void rpcrdma2_link_settled(struct rpcrdma2_link *l);
 void rpcrdma2_link_negotiated(struct rpcrdma2_link *l, enum rpcrdma2_nego n);
