@@ -609,6 +609,33 @@ static void rr2r_svc_v2_cred_04_continued_over_grant_closes(struct kunit *test)
 /* ---- control messages and our sequences ---- */
 
 /*
+ * After message @seen of a continued Reply from the server: at the end
+ * of each window, the acknowledgment it waits for (V2-CRED-08); at the
+ * end of the first, before it, a message with an unknown htype
+ * (xid 0x4444), whose INVAL_HTYPE the server owes while its Reply is
+ * still continued (V2-CONT-03), and then @arm runs (or NULL).
+ */
+static void rr2r_window_step(struct kunit *test,
+			     struct rpcrdma2_test_conn *raw, u32 seen,
+			     void (*arm)(u32 skip), u32 skip)
+{
+	u8 msg[64];
+	u32 n;
+
+	if (seen < 2 || (seen - 1) % RPCRDMA2_SEQ_WINDOW)
+		return;
+	if (seen == 1 + RPCRDMA2_SEQ_WINDOW) {
+		n = rr2r_hdr(msg, 0x4444, RPCRDMA2_VERS_2, 0x77, 0);
+		rr2r_raw_send(test, raw, msg, n);
+		if (arm)
+			arm(skip);
+	}
+	n = rpcrdma2_encode_credit_grant(msg, sizeof(msg),
+					 rpcrdma2_credit_word(8, 8));
+	rr2r_raw_send(test, raw, msg, n);
+}
+
+/*
  * V2-CONT-03 (E-31): an error the server owes while one of its Replies
  * is continued goes out after the Reply's final Send, never between
  * its Sends; window acknowledgments are the exception (xfer.c).  A raw
@@ -649,16 +676,7 @@ static void rr2r_svc_v2_cont_03_error_after_reply_sequence(struct kunit *test)
 			final_at = k;
 			continue;
 		}
-		if (seen < 2 || (seen - 1) % RPCRDMA2_SEQ_WINDOW)
-			continue;
-		/* the server waits for this window's acknowledgment */
-		if (seen == 1 + RPCRDMA2_SEQ_WINDOW) {
-			n = rr2r_hdr(msg, 0x4444, RPCRDMA2_VERS_2, 0x77, 0);
-			rr2r_raw_send(test, raw, msg, n);
-		}
-		n = rpcrdma2_encode_credit_grant(msg, sizeof(msg),
-						 rpcrdma2_credit_word(8, 8));
-		rr2r_raw_send(test, raw, msg, n);
+		rr2r_window_step(test, raw, seen, NULL, 0);
 	}
 	KUNIT_EXPECT_GT(test, seen, 1 + RPCRDMA2_SEQ_WINDOW);
 	KUNIT_EXPECT_NE(test, final_at, 0);
@@ -798,18 +816,7 @@ static u32 rr2r_twice_get(struct kunit *test, struct rpcrdma2_test_conn *raw,
 		seen++;
 		if (!(h.flags & RDMA2_F_MORE))
 			return seen;
-		if (seen < 2 || (seen - 1) % RPCRDMA2_SEQ_WINDOW)
-			continue;
-		/* the server waits for this window's acknowledgment */
-		if (seen == 1 + RPCRDMA2_SEQ_WINDOW) {
-			n = rr2r_hdr(msg, 0x4444, RPCRDMA2_VERS_2, 0x77, 0);
-			rr2r_raw_send(test, raw, msg, n);
-			if (arm)
-				arm(skip);
-		}
-		n = rpcrdma2_encode_credit_grant(msg, sizeof(msg),
-						 rpcrdma2_credit_word(8, 8));
-		rr2r_raw_send(test, raw, msg, n);
+		rr2r_window_step(test, raw, seen, arm, skip);
 	}
 	KUNIT_FAIL(test, "the Reply did not end within 64 messages");
 	return 0;
