@@ -7,10 +7,10 @@
  * perftest measures the link from user space: every work request
  * through a system call, every completion through a file-descriptor
  * wake-up (or a spinning vCPU).  The kernel transports post from
- * kernel context and take completions in a CQ work item
- * (IB_POLL_WORKQUEUE), re-posting from there.  So does this probe, so
- * that what it measures bounds what an NFS transport can get from the
- * same link: no registration per I/O, no RPC, no file system.
+ * kernel threads and take completions in a CQ work item
+ * (IB_POLL_WORKQUEUE).  So does this probe, so that what it measures
+ * bounds what an NFS transport can get from the same link: no
+ * registration per I/O, no RPC, no file system.
  *
  * One end listens, the other runs the tests, each on a connection of
  * its own (debugfs, /sys/kernel/debug/rr2_rawk):
@@ -24,9 +24,10 @@
  * FRWR as a transport registers a chunk), send (Sends of SIZE octets,
  * up to RAWK_MSG_MAX, into Receives the listener re-posts as it takes
  * them) or lat (one Send of SIZE octets at a time, echoed back by the
- * listener: a round trip).  DEPTH work requests are outstanding, each
- * completion posts the next until SECONDS have passed; then the run
- * waits for the last ones.  A run prints
+ * listener: a round trip).  The writer's thread posts whenever fewer
+ * than DEPTH are in flight, as an nfsd thread or an RPC task posts,
+ * and the CQ's work item only counts completions and wakes it; after
+ * SECONDS it waits for the last ones.  A run prints
  *
  *   TEST SIZE DEPTH OPS BYTES USEC
  *
@@ -114,7 +115,6 @@ struct rawk_run {
 	enum rawk_test		test;
 	u32			size;
 	u32			depth;
-	ktime_t			end;		/* no new post after this */
 	u64			ops;		/* the CQ work item's */
 	int			status;		/* the first failure */
 	atomic_t		inflight;
@@ -230,7 +230,7 @@ static void rawk_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 		rawk_wr_failed(cq->cq_context, wc, "registration");
 }
 
-static void rawk_run_next(struct rawk_conn *c, struct ib_cqe *cqe);
+static void rawk_run_slot_done(struct rawk_run *run);
 
 static void rawk_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -259,7 +259,7 @@ static void rawk_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		break;
 	case RAWK_MSG_ECHO:
 		if (c->run) {			/* the runner: a round trip */
-			rawk_run_next(c, &c->run->cqe[0]);
+			rawk_run_slot_done(c->run);
 			break;
 		}
 		memcpy(c->sbuf, msg, len);	/* the listener: send it back */
@@ -537,6 +537,16 @@ static int rawk_listen_start(u16 port)
 
 static void rawk_run_done(struct ib_cq *cq, struct ib_wc *wc);
 
+/* One work request of the run is done (a round trip: its echo came). */
+static void rawk_run_slot_done(struct rawk_run *run)
+{
+	run->ops++;
+	/* ops before inflight: the runner reads it once inflight is 0 */
+	smp_mb__before_atomic();
+	atomic_dec(&run->inflight);
+	wake_up(&run->wait);
+}
+
 /* A round trip's Send: only its failure matters (the echo counts). */
 static void rawk_lat_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -548,13 +558,13 @@ static void rawk_lat_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	rawk_run_fail(c->run, -EIO);
 }
 
-/* Post the work request of @cqe's slot. */
-static int rawk_run_post(struct rawk_conn *c, struct ib_cqe *cqe)
+/* Post the work request of the run's slot @slot. */
+static int rawk_run_post(struct rawk_conn *c, u32 slot)
 {
 	struct rawk_run *run = c->run;
+	struct ib_cqe *cqe = &run->cqe[slot];
 	/* each slot its own part of both buffers, as chunks are */
-	u64 off = (u64)((cqe - run->cqe) % (RAWK_BUF_SIZE / run->size)) *
-		  run->size;
+	u64 off = (u64)(slot % (RAWK_BUF_SIZE / run->size)) * run->size;
 	struct ib_sge sge = {
 		.lkey	= c->pd->local_dma_lkey,
 		.length	= run->size,
@@ -588,21 +598,6 @@ static int rawk_run_post(struct rawk_conn *c, struct ib_cqe *cqe)
 	return ib_post_send(c->id->qp, &wr.wr, NULL);
 }
 
-/* A work request of the run is done: count it, post the next. */
-static void rawk_run_next(struct rawk_conn *c, struct ib_cqe *cqe)
-{
-	struct rawk_run *run = c->run;
-
-	run->ops++;
-	if (!READ_ONCE(run->status) && ktime_before(ktime_get(), run->end)) {
-		if (!rawk_run_post(c, cqe))
-			return;
-		rawk_run_fail(run, -EIO);
-	}
-	if (atomic_dec_and_test(&run->inflight))
-		wake_up(&run->wait);
-}
-
 static void rawk_run_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rawk_conn *c = cq->cq_context;
@@ -613,7 +608,7 @@ static void rawk_run_done(struct ib_cq *cq, struct ib_wc *wc)
 		rawk_run_fail(run, -EIO);
 		return;
 	}
-	rawk_run_next(c, wc->wr_cqe);
+	rawk_run_slot_done(run);
 }
 
 static int rawk_runner_event(struct rdma_cm_id *id, struct rdma_cm_event *ev)
@@ -693,12 +688,17 @@ static int rawk_connect(struct rawk_conn *c, struct sockaddr_in *sin)
 	return ret;
 }
 
+/*
+ * The run: this thread posts, as an nfsd thread or an RPC task does,
+ * whenever fewer than the run's depth are in flight; the CQ's work item
+ * only counts what completed and wakes it.  Then it waits for the last.
+ */
 static int rawk_run_test(struct rawk_conn *c, struct rawk_run *run,
 			 u32 seconds)
 {
-	u32 i, depth = run->test == RAWK_LAT ? 1 : run->depth;
-	long ret;
-	ktime_t t0;
+	u32 slot = 0, depth = run->test == RAWK_LAT ? 1 : run->depth;
+	ktime_t t0, end;
+	long ret = 1;
 
 	if ((run->test == RAWK_WRITE || run->test == RAWK_READ) &&
 	    run->size > c->peer_len)
@@ -709,22 +709,32 @@ static int rawk_run_test(struct rawk_conn *c, struct rawk_run *run,
 							 RAWK_MSG_SINK;
 	}
 	init_waitqueue_head(&run->wait);
-	atomic_set(&run->inflight, depth);
 	c->run = run;
 	t0 = ktime_get();
-	run->end = ktime_add_ms(t0, seconds * MSEC_PER_SEC);
-	for (i = 0; i < depth; i++) {
-		if (rawk_run_post(c, &run->cqe[i])) {
-			/* the ones not posted never complete */
-			atomic_sub(depth - i, &run->inflight);
+	end = ktime_add_ms(t0, seconds * MSEC_PER_SEC);
+	while (!atomic_read(&run->ended) && ktime_before(ktime_get(), end)) {
+		ret = wait_event_interruptible_timeout(run->wait,
+						       atomic_read(&run->inflight) < depth ||
+						       atomic_read(&run->ended),
+						       30 * HZ);
+		if (ret <= 0)
+			break;
+		if (atomic_read(&run->ended))
+			break;
+		/* RC completes in order: the oldest slot is the free one */
+		atomic_inc(&run->inflight);
+		if (rawk_run_post(c, slot)) {
+			atomic_dec(&run->inflight);
 			rawk_run_fail(run, -EIO);
 			break;
 		}
+		slot = (slot + 1) % depth;
 	}
-	ret = wait_event_interruptible_timeout(run->wait,
-					       !atomic_read(&run->inflight) ||
-					       atomic_read(&run->ended),
-					       (seconds + 30) * HZ);
+	if (ret > 0)
+		ret = wait_event_interruptible_timeout(run->wait,
+						       !atomic_read(&run->inflight) ||
+						       atomic_read(&run->ended),
+						       30 * HZ);
 	if (ret <= 0)
 		rawk_run_fail(run, ret ? -EINTR : -ETIMEDOUT);
 	spin_lock(&rawk_result_lock);
