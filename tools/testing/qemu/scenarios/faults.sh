@@ -265,6 +265,45 @@ rr2_drop_traced() {
 	}' /sys/kernel/tracing/trace
 }
 
+# rr2_blocked_tasks: every task in D state and the kernel stack it
+# waits in, as INFO lines on the console (a killable wait, such as
+# sunrpc's for its transport's lock, never draws a hung-task report)
+rr2_blocked_tasks() {
+	local d s
+	for d in /proc/[0-9]*; do
+		s=$(sed -n 's/.*) \(.\) .*/\1/p' "$d/stat" 2>/dev/null)
+		[ "$s" = D ] || continue
+		rr2_info "blocked ${d#/proc/} $(cat "$d/comm" 2>/dev/null):"
+		sed 's/^/RR2: INFO     /' "$d/stack" 2>/dev/null
+	done
+}
+
+# rr2_watch SECONDS CMD...: CMD (a function too), failing with the
+# blocked tasks on the console if it has not ended after SECONDS, so
+# that a fault that hangs says where instead of stopping the run until
+# its timeout.  CMD's output is kept apart: a CMD still running must
+# not hold rr2_check's output open.
+rr2_watch() {
+	local secs=$1 p
+	shift
+	"$@" > /tmp/watch.out 2>&1 &
+	p=$!
+	for _ in $(seq "$secs"); do
+		if ! kill -0 "$p" 2> /dev/null; then
+			wait "$p"
+			p=$?
+			cat /tmp/watch.out
+			return "$p"
+		fi
+		sleep 1
+	done
+	{
+		rr2_info "still running after $secs s: $*"
+		rr2_blocked_tasks
+	} > /dev/console
+	return 1
+}
+
 rr2_usable() {
 	local dir=$1
 	timeout 120 sh -c "echo usable > '$dir/usable' && grep -q usable '$dir/usable'"
@@ -292,8 +331,9 @@ rr2_client() {
 		t0=$(date +%s.%N)
 		touch "$RR2_CTL/.fault-want-$f"
 		[ "$f" = client-drop ] && [ "$RR2_MOD" = ours ] &&
-			rr2_drop_trace 1
-		[ "$f" = client-drop ] && rr2_check "fault.$f.made" rr2_client_drop
+			rr2_watch 120 rr2_drop_trace 1
+		[ "$f" = client-drop ] &&
+			rr2_check "fault.$f.made" rr2_watch 120 rr2_client_drop
 		[ "$f" = client-rxe-readd ] &&
 			rr2_check "fault.$f.made" rr2_client_rxe_readd
 		rr2_check "fault.$f.done" rr2_wait_file "$RR2_CTL/.fault-done-$f" 300
